@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+
+/// Global customisation points, as in RxSwift.
+///
+/// All properties are thread-safe to read and write.
+public enum Hooks {
+    /// Receives the errors of subscriptions that have no `onError` handler.
+    /// The first argument is the call stack captured at subscription when
+    /// ``recordCallStackOnError`` is `true`, empty otherwise.
+    public typealias DefaultErrorHandler = @Sendable (_ subscriptionCallStack: [String], _ error: Error) -> Void
+
+    /// Captures the call stack of a subscription (used when
+    /// ``recordCallStackOnError`` is `true`).
+    public typealias CustomCaptureSubscriptionCallstack = @Sendable () -> [String]
+
+    private struct State {
+        var defaultErrorHandler: DefaultErrorHandler = Hooks.printingErrorHandler
+        var captureCallStack: CustomCaptureSubscriptionCallstack = { Thread.callStackSymbols }
+        var contractViolationHandler: @Sendable (String) -> Void = Hooks.printingContractViolationHandler
+    }
+
+    private static let state = LockedState(State())
+    private static let recordsCallStack = Atomic<Bool>(false)
+
+    /// Called with an error that reached a subscription without an `onError`
+    /// handler. The default prints `Unhandled error happened: ...`.
+    public static var defaultErrorHandler: DefaultErrorHandler {
+        get { state.withLock { $0.defaultErrorHandler } }
+        set { state.withLock { $0.defaultErrorHandler = newValue } }
+    }
+
+    /// When `true`, subscriptions capture their call stack so that
+    /// ``defaultErrorHandler`` can say where an unhandled error was subscribed.
+    /// Off by default: capturing a stack is slow.
+    public static var recordCallStackOnError: Bool {
+        get { recordsCallStack.load(ordering: .relaxed) }
+        set { recordsCallStack.store(newValue, ordering: .relaxed) }
+    }
+
+    /// How a subscription's call stack is captured.
+    public static var customCaptureSubscriptionCallstack: CustomCaptureSubscriptionCallstack {
+        get { state.withLock { $0.captureCallStack } }
+        set { state.withLock { $0.captureCallStack = newValue } }
+    }
+
+    /// Called when code breaks a rule of Ripple's API that RxSwift would crash on,
+    /// for example an error reaching `bind(to:)` or a `SingleAssignmentDisposable`
+    /// assigned twice. Ripple does not crash: it reports the problem here (the
+    /// default prints it) and keeps the stream's contract intact.
+    public static var contractViolationHandler: @Sendable (String) -> Void {
+        get { state.withLock { $0.contractViolationHandler } }
+        set { state.withLock { $0.contractViolationHandler = newValue } }
+    }
+
+    @usableFromInline
+    static func captureCallStackIfNeeded() -> [String] {
+        guard recordsCallStack.load(ordering: .relaxed) else { return [] }
+        return customCaptureSubscriptionCallstack()
+    }
+
+    @usableFromInline
+    static func reportUnhandledError(_ error: Error, callStack: [String]) {
+        defaultErrorHandler(callStack, error)
+    }
+
+    @usableFromInline
+    static func reportContractViolation(_ message: String) {
+        contractViolationHandler(message)
+    }
+
+    private static let printingErrorHandler: DefaultErrorHandler = { callStack, error in
+        #if DEBUG
+        if callStack.isEmpty {
+            print("Unhandled error happened: \(error)")
+        } else {
+            print("Unhandled error happened: \(error)\n subscription called from:\n\(callStack.joined(separator: "\n"))")
+        }
+        #endif
+    }
+
+    private static let printingContractViolationHandler: @Sendable (String) -> Void = { message in
+        print("Ripple: \(message)")
+    }
+}

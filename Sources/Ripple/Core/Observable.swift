@@ -1,0 +1,112 @@
+/// A sequence of events that observers subscribe to: the type every Ripple
+/// operator returns.
+///
+/// An `Observable` describes work; nothing happens until somebody subscribes. A
+/// *cold* observable (most operators, `just`, `from`, `create`, ...) does its work
+/// once per subscriber; a *hot* one (a subject, `share()`, `publish()`) shares one
+/// execution between its subscribers.
+///
+/// `Observable` is `Sendable`: it may be stored in `Sendable` types and handed to
+/// other actors or threads. The elements it carries are not checked: as in RxSwift,
+/// schedulers (`observe(on:)`, `subscribe(on:)`) decide on which thread they are
+/// delivered. See <doc:Concurrency> for the reasoning.
+public class Observable<Element>: ObservableType, @unchecked Sendable {
+    @inlinable
+    init() {
+        Resources.incrementTotal()
+    }
+
+    deinit {
+        Resources.decrementTotal()
+    }
+
+    /// Subscribes `observer` to this sequence.
+    ///
+    /// The returned subscription releases everything (including `observer`) when it
+    /// is disposed or when the sequence terminates.
+    @inlinable
+    public final func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let subscription = ClosureSubscription(onDisposed: nil)
+        let sink = AnyObserver<Element> { event in
+            if subscription.isDisposed { return }
+            observer.on(event)
+            if event.isStopEvent {
+                subscription.dispose()
+            }
+        }
+        subscription.setUpstream(subscribe(sink: sink))
+        return subscription
+    }
+
+    /// Returns `self`.
+    @inlinable
+    public final func asObservable() -> Observable<Element> {
+        self
+    }
+
+    /// Subscribes an already erased observer: the entry point operators use.
+    ///
+    /// Like RxSwift, a subscription runs with the current thread's trampoline active,
+    /// so that sources emitting on ``CurrentThreadScheduler`` queue their work behind
+    /// the subscription instead of recursing into it.
+    @inlinable
+    final func subscribe(sink observer: AnyObserver<Element>) -> SubscriptionBase? {
+        let trampoline = Trampoline.current
+        if trampoline.pointee.isRunning {
+            return run(observer)
+        }
+        return Trampoline.run(trampoline) { run(observer) }
+    }
+
+    /// Starts the sequence for `observer`. Overridden by every concrete observable.
+    ///
+    /// - Returns: The subscription to dispose, or `nil` if there is nothing to
+    ///   release (the sequence already terminated, or never holds resources).
+    @usableFromInline
+    func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        fatalError("Observable.run(_:) is abstract; \(type(of: self)) must override it")
+    }
+}
+
+/// An observable defined by its subscription function.
+///
+/// Operators build their function where they are applied, so it is compiled for
+/// the caller's concrete element types.
+@usableFromInline
+final class Producer<Element>: Observable<Element>, @unchecked Sendable {
+    @usableFromInline
+    let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
+
+    @inlinable
+    init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
+        self.subscribeHandler = subscribeHandler
+        super.init()
+    }
+
+    @inlinable
+    override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        subscribeHandler(observer)
+    }
+}
+
+/// The subscription returned by the public `subscribe` methods. It holds the
+/// upstream chain only until it is disposed or the stream terminates, so a
+/// subscription kept in a ``DisposeBag`` after its stream ended retains nothing.
+@usableFromInline
+final class ClosureSubscription: SubscriptionBase, @unchecked Sendable {
+    @usableFromInline
+    var onDisposed: (() -> Void)?
+
+    @inlinable
+    init(onDisposed: (() -> Void)?) {
+        self.onDisposed = onDisposed
+        super.init()
+    }
+
+    @usableFromInline
+    override func disposeResources() {
+        let action = onDisposed
+        onDisposed = nil
+        action?()
+    }
+}

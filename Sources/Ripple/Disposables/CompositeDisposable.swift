@@ -1,0 +1,98 @@
+/// A group of disposables disposed together.
+///
+/// Each inserted disposable gets a key, so one of them can be removed (and
+/// disposed) on its own. After the group is disposed, inserting disposes the new
+/// member immediately and returns `nil`.
+public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Sendable {
+    /// Identifies a member of the group.
+    public typealias DisposeKey = BagKey
+
+    private struct State {
+        var members = Bag<Disposable>()
+        var isDisposed = false
+    }
+
+    private let state = LockedState(State())
+
+    /// An empty group.
+    public override init() {
+        super.init()
+    }
+
+    /// A group of two.
+    public init(_ disposable1: Disposable, _ disposable2: Disposable) {
+        super.init()
+        state.withLock {
+            _ = $0.members.insert(disposable1)
+            _ = $0.members.insert(disposable2)
+        }
+    }
+
+    /// A group of three.
+    public init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) {
+        super.init()
+        state.withLock {
+            _ = $0.members.insert(disposable1)
+            _ = $0.members.insert(disposable2)
+            _ = $0.members.insert(disposable3)
+        }
+    }
+
+    /// A group of the arguments.
+    public convenience init(disposables: Disposable...) {
+        self.init(disposables: disposables)
+    }
+
+    /// A group of the array's elements.
+    public init(disposables: [Disposable]) {
+        super.init()
+        state.withLock {
+            for disposable in disposables {
+                _ = $0.members.insert(disposable)
+            }
+        }
+    }
+
+    /// `true` once disposed.
+    public var isDisposed: Bool {
+        state.withLock { $0.isDisposed }
+    }
+
+    /// The number of members.
+    public var count: Int {
+        state.withLock { $0.members.count }
+    }
+
+    /// Adds `disposable` to the group.
+    ///
+    /// - Returns: The key to remove it with, or `nil` if the group is already
+    ///   disposed (then `disposable` has been disposed).
+    public func insert(_ disposable: Disposable) -> DisposeKey? {
+        let key = state.withLock { state -> DisposeKey? in
+            if state.isDisposed { return nil }
+            return state.members.insert(disposable)
+        }
+        if key == nil {
+            disposable.dispose()
+        }
+        return key
+    }
+
+    /// Removes the member for `disposeKey` and disposes it.
+    public func remove(for disposeKey: DisposeKey) {
+        let member = state.withLock { $0.members.remove(forKey: disposeKey) }
+        member?.dispose()
+    }
+
+    /// Disposes every member, in insertion order.
+    public func dispose() {
+        let members = state.withLock { state -> [Disposable] in
+            if state.isDisposed { return [] }
+            state.isDisposed = true
+            return state.members.removeAll()
+        }
+        for member in members {
+            member.dispose()
+        }
+    }
+}

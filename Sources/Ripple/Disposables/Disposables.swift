@@ -1,0 +1,114 @@
+import Synchronization
+
+/// Factory methods for common disposables.
+public enum Disposables {
+    /// A disposable that does nothing when disposed.
+    @inlinable
+    public static func create() -> Disposable {
+        NopDisposable.noOp
+    }
+
+    /// A disposable that runs `dispose` once, on the first call to `dispose()`, and
+    /// then releases the closure.
+    public static func create(with dispose: @escaping () -> Void) -> Cancelable {
+        AnonymousDisposable(dispose)
+    }
+
+    /// A disposable that disposes both arguments.
+    public static func create(_ disposable1: Disposable, _ disposable2: Disposable) -> Cancelable {
+        BinaryDisposable(disposable1, disposable2)
+    }
+
+    /// A disposable that disposes all three arguments.
+    public static func create(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) -> Cancelable {
+        CompositeDisposable(disposable1, disposable2, disposable3)
+    }
+
+    /// A disposable that disposes all arguments.
+    public static func create(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposables: Disposable...
+    ) -> Cancelable {
+        CompositeDisposable(disposables: [disposable1, disposable2, disposable3] + disposables)
+    }
+
+    /// A disposable that disposes every element of `disposables`.
+    public static func create(_ disposables: [Disposable]) -> Cancelable {
+        switch disposables.count {
+        case 2: return BinaryDisposable(disposables[0], disposables[1])
+        default: return CompositeDisposable(disposables: disposables)
+        }
+    }
+}
+
+/// The disposable that does nothing.
+@usableFromInline
+struct NopDisposable: Disposable, Sendable {
+    @usableFromInline
+    static let noOp: any Disposable & Sendable = NopDisposable()
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func dispose() {}
+}
+
+/// Base class of Ripple's disposable objects: counts them in ``Resources``.
+public class DisposeBase: @unchecked Sendable {
+    init() {
+        Resources.incrementTotal()
+    }
+
+    deinit {
+        Resources.decrementTotal()
+    }
+}
+
+/// Runs an action once, then drops it.
+final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
+    private let disposed = Atomic<Bool>(false)
+    private let action: LockedState<(() -> Void)?>
+
+    init(_ action: @escaping () -> Void) {
+        self.action = LockedState(action)
+        super.init()
+    }
+
+    var isDisposed: Bool {
+        disposed.load(ordering: .acquiring)
+    }
+
+    func dispose() {
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        let action = self.action.withLock { action -> (() -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+}
+
+/// Disposes two disposables, once.
+final class BinaryDisposable: DisposeBase, Cancelable, @unchecked Sendable {
+    private let disposed = Atomic<Bool>(false)
+    private let pair: LockedState<(Disposable?, Disposable?)>
+
+    init(_ first: Disposable, _ second: Disposable) {
+        pair = LockedState((first, second))
+        super.init()
+    }
+
+    var isDisposed: Bool {
+        disposed.load(ordering: .acquiring)
+    }
+
+    func dispose() {
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        let (first, second) = pair.withLock { pair -> (Disposable?, Disposable?) in
+            defer { pair = (nil, nil) }
+            return pair
+        }
+        first?.dispose()
+        second?.dispose()
+    }
+}

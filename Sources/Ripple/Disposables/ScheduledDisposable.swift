@@ -1,0 +1,36 @@
+import Synchronization
+
+/// Disposes its underlying disposable on a given scheduler (for example, so that a
+/// resource is released on the queue that owns it).
+public final class ScheduledDisposable: DisposeBase, Cancelable, @unchecked Sendable {
+    /// The scheduler the disposal runs on.
+    public let scheduler: ImmediateSchedulerType
+
+    private let disposed = Atomic<Bool>(false)
+    private let inner: LockedState<Disposable?>
+
+    /// Disposes `disposable` on `scheduler` when this object is disposed.
+    public init(scheduler: ImmediateSchedulerType, disposable: Disposable) {
+        self.scheduler = scheduler
+        self.inner = LockedState(disposable)
+        super.init()
+    }
+
+    /// `true` once disposed.
+    public var isDisposed: Bool {
+        disposed.load(ordering: .acquiring)
+    }
+
+    /// Schedules the disposal of the underlying disposable.
+    public func dispose() {
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        _ = scheduler.schedule(self) { scheduled in
+            let disposable = scheduled.inner.withLock { inner -> Disposable? in
+                defer { inner = nil }
+                return inner
+            }
+            disposable?.dispose()
+            return Disposables.create()
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// A disposable to which exactly one other disposable is assigned, possibly after
+/// it was disposed: in that case the assigned disposable is disposed at once.
+///
+/// Assigning a second disposable breaks the rule; RxSwift crashes, Ripple reports
+/// it through ``Hooks/contractViolationHandler`` and disposes the second one.
+public final class SingleAssignmentDisposable: DisposeBase, Cancelable, @unchecked Sendable {
+    private struct State {
+        var disposable: Disposable?
+        var isAssigned = false
+        var isDisposed = false
+    }
+
+    private let state = LockedState(State())
+
+    /// An empty disposable, waiting for ``setDisposable(_:)``.
+    public override init() {
+        super.init()
+    }
+
+    /// `true` once disposed.
+    public var isDisposed: Bool {
+        state.withLock { $0.isDisposed }
+    }
+
+    /// Assigns the disposable. If this object was already disposed, `disposable` is
+    /// disposed immediately.
+    public func setDisposable(_ disposable: Disposable) {
+        enum Outcome { case stored, disposeNow, secondAssignment }
+        let outcome = state.withLock { state -> Outcome in
+            if state.isAssigned { return .secondAssignment }
+            state.isAssigned = true
+            if state.isDisposed { return .disposeNow }
+            state.disposable = disposable
+            return .stored
+        }
+        switch outcome {
+        case .stored:
+            break
+        case .disposeNow:
+            disposable.dispose()
+        case .secondAssignment:
+            Hooks.reportContractViolation("SingleAssignmentDisposable was assigned twice; the second disposable was disposed.")
+            disposable.dispose()
+        }
+    }
+
+    /// Disposes the assigned disposable, or the one assigned later.
+    public func dispose() {
+        let disposable = state.withLock { state -> Disposable? in
+            if state.isDisposed { return nil }
+            state.isDisposed = true
+            defer { state.disposable = nil }
+            return state.disposable
+        }
+        disposable?.dispose()
+    }
+}

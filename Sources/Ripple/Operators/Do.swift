@@ -1,0 +1,107 @@
+extension ObservableType {
+    /// Runs side effects for each event without changing the sequence.
+    ///
+    /// `onX` runs before the event is forwarded, `afterX` after it. `onSubscribe`
+    /// runs before subscribing to the source, `onSubscribed` after; `onDispose` runs
+    /// when the subscription ends (by termination or disposal). If a handler throws,
+    /// the error is forwarded and the source is disposed.
+    ///
+    /// ```
+    /// source:              --1--2--|
+    /// do(onNext: log):     --1--2--|      (log sees 1, 2)
+    /// ```
+    @inlinable
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Observable<Element> {
+        let source = asObservable()
+        let handlers = DoHandlers(
+            onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
+            onCompleted: onCompleted, afterCompleted: afterCompleted, onDispose: onDispose
+        )
+        return Producer { observer in
+            onSubscribe?()
+            let sink = DoSink(handlers: handlers, observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            onSubscribed?()
+            return sink
+        }
+    }
+}
+
+@usableFromInline
+struct DoHandlers<Element> {
+    @usableFromInline let onNext: ((Element) throws -> Void)?
+    @usableFromInline let afterNext: ((Element) throws -> Void)?
+    @usableFromInline let onError: ((Swift.Error) throws -> Void)?
+    @usableFromInline let afterError: ((Swift.Error) throws -> Void)?
+    @usableFromInline let onCompleted: (() throws -> Void)?
+    @usableFromInline let afterCompleted: (() throws -> Void)?
+    @usableFromInline let onDispose: (() -> Void)?
+
+    @inlinable
+    init(
+        onNext: ((Element) throws -> Void)?, afterNext: ((Element) throws -> Void)?,
+        onError: ((Swift.Error) throws -> Void)?, afterError: ((Swift.Error) throws -> Void)?,
+        onCompleted: (() throws -> Void)?, afterCompleted: (() throws -> Void)?,
+        onDispose: (() -> Void)?
+    ) {
+        self.onNext = onNext
+        self.afterNext = afterNext
+        self.onError = onError
+        self.afterError = afterError
+        self.onCompleted = onCompleted
+        self.afterCompleted = afterCompleted
+        self.onDispose = onDispose
+    }
+}
+
+@usableFromInline
+final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
+    @usableFromInline
+    let handlers: DoHandlers<Element>
+
+    @inlinable
+    init(handlers: DoHandlers<Element>, observer: AnyObserver<Element>) {
+        self.handlers = handlers
+        super.init(observer: observer)
+    }
+
+    @inlinable
+    func on(_ event: Event<Element>) {
+        guard !isDisposed else { return }
+        do {
+            switch event {
+            case .next(let element):
+                try handlers.onNext?(element)
+                forwardNext(element)
+                try handlers.afterNext?(element)
+            case .error(let error):
+                try handlers.onError?(error)
+                observer.on(event)
+                try handlers.afterError?(error)
+                dispose()
+            case .completed:
+                try handlers.onCompleted?()
+                observer.on(event)
+                try handlers.afterCompleted?()
+                dispose()
+            }
+        } catch {
+            forwardError(error)
+        }
+    }
+
+    @usableFromInline
+    override func disposeResources() {
+        handlers.onDispose?()
+    }
+}

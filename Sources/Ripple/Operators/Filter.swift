@@ -1,0 +1,99 @@
+extension ObservableType {
+    /// Passes on only the elements for which `predicate` returns `true`.
+    ///
+    /// Completes when the source completes; fails when the source fails or
+    /// `predicate` throws.
+    ///
+    /// ```
+    /// source:               --1--2--3--4--|
+    /// filter { $0.isEven }: -----2-----4--|
+    /// ```
+    @inlinable
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = FilterSink(predicate: predicate, observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+
+    /// Drops every element and passes on only the terminal event.
+    ///
+    /// ```
+    /// source:           --1--2--3--|
+    /// ignoreElements(): -----------|
+    /// ```
+    public func ignoreElements() -> Observable<Never> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = ForwardingSink(observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { event in
+                switch event {
+                case .next: break
+                case .error(let error): sink.forwardError(error)
+                case .completed: sink.forwardCompleted()
+                }
+            }))
+            return sink
+        }
+    }
+}
+
+/// Unwraps optional elements.
+public protocol OptionalType {
+    /// The wrapped type.
+    associatedtype Wrapped
+    /// The value as an `Optional`.
+    var optional: Wrapped? { get }
+}
+
+extension Optional: OptionalType {
+    /// `self`.
+    @inlinable
+    public var optional: Wrapped? { self }
+}
+
+extension ObservableType where Element: OptionalType {
+    /// Unwraps the elements and skips the `nil`s.
+    ///
+    /// ```
+    /// source:      --1--nil--3--|
+    /// filterNil(): --1-------3--|
+    /// ```
+    @inlinable
+    public func filterNil() -> Observable<Element.Wrapped> {
+        compactMap { $0.optional }
+    }
+}
+
+@usableFromInline
+final class FilterSink<Element>: Sink<Element>, @unchecked Sendable {
+    @usableFromInline
+    let predicate: (Element) throws -> Bool
+
+    @inlinable
+    init(predicate: @escaping (Element) throws -> Bool, observer: AnyObserver<Element>) {
+        self.predicate = predicate
+        super.init(observer: observer)
+    }
+
+    @inlinable
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            do {
+                if try predicate(element) {
+                    forwardNext(element)
+                }
+            } catch {
+                forwardError(error)
+            }
+        case .error(let error):
+            forwardError(error)
+        case .completed:
+            forwardCompleted()
+        }
+    }
+}

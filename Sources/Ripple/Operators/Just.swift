@@ -1,0 +1,92 @@
+extension ObservableType {
+    /// A sequence of one element.
+    ///
+    /// ```
+    /// just(1):  (1|)
+    /// ```
+    @inlinable
+    public static func just(_ element: Element) -> Observable<Element> {
+        Producer { observer in
+            observer.on(.next(element))
+            observer.on(.completed)
+            return nil
+        }
+    }
+
+    /// A sequence of one element, sent on `scheduler`, followed by completion in a
+    /// second scheduled step.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        from(optional: element, scheduler: scheduler)
+    }
+
+    /// A sequence that completes without elements.
+    ///
+    /// ```
+    /// empty():  |
+    /// ```
+    @inlinable
+    public static func empty() -> Observable<Element> {
+        Producer { observer in
+            observer.on(.completed)
+            return nil
+        }
+    }
+
+    /// A sequence that never sends anything and never terminates.
+    ///
+    /// ```
+    /// never():  ----------
+    /// ```
+    @inlinable
+    public static func never() -> Observable<Element> {
+        Producer { _ in
+            nil
+        }
+    }
+
+    /// A sequence that fails immediately with `error`.
+    ///
+    /// ```
+    /// error(e):  #
+    /// ```
+    @inlinable
+    public static func error(_ error: Swift.Error) -> Observable<Element> {
+        Producer { observer in
+            observer.on(.error(error))
+            return nil
+        }
+    }
+
+    /// One element if `optional` is not `nil`, then completion; just completion
+    /// otherwise.
+    @inlinable
+    public static func from(optional: Element?) -> Observable<Element> {
+        Producer { observer in
+            if let optional {
+                observer.on(.next(optional))
+            }
+            observer.on(.completed)
+            return nil
+        }
+    }
+
+    /// Like ``from(optional:)``, with the element and the completion each sent in a
+    /// step scheduled on `scheduler`.
+    public static func from(optional: Element?, scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        Producer { observer in
+            let sink = ForwardingSink(observer: observer)
+            sink.setUpstream(disposable: scheduler.schedule(optional) { optional -> Disposable in
+                guard let optional else {
+                    sink.forwardCompleted()
+                    return Disposables.create()
+                }
+                sink.forwardNext(optional)
+                return scheduler.schedule(()) { _ in
+                    sink.forwardCompleted()
+                    return Disposables.create()
+                }
+            })
+            return sink
+        }
+    }
+}

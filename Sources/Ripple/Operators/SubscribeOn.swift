@@ -1,0 +1,33 @@
+extension ObservableType {
+    /// Subscribes to the source (and later disposes the subscription) on
+    /// `scheduler`: the work a cold source does on subscription runs there.
+    ///
+    /// Events are not moved; use ``observe(on:)`` to choose where observers are
+    /// called.
+    ///
+    /// ```
+    /// source.subscribe(on: background)   // the source's subscribe runs on background
+    /// ```
+    public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        // Subscribes to `self` itself (not `asObservable()`), as RxSwift does, so a
+        // custom source sees exactly one subscribe and one dispose, both on
+        // `scheduler`.
+        Producer { observer in
+            let sink = ForwardingSink(observer: observer)
+            let subscription = SerialDisposable()
+            subscription.disposable = scheduler.schedule(()) { _ in
+                let inner = self.subscribe(AnyObserver { sink.forward($0) })
+                subscription.disposable = ScheduledDisposable(scheduler: scheduler, disposable: inner)
+                return Disposables.create()
+            }
+            sink.setUpstream(disposable: subscription)
+            return sink
+        }
+    }
+
+    /// Deprecated spelling of ``subscribe(on:)``.
+    @available(*, deprecated, renamed: "subscribe(on:)")
+    public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        subscribe(on: scheduler)
+    }
+}

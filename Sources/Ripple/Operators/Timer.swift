@@ -1,0 +1,36 @@
+extension ObservableType where Element: RxAbstractInteger {
+    /// Emits 0, 1, 2, ... every `period` on `scheduler`, forever.
+    ///
+    /// ```
+    /// interval(10):  ---------0---------1---------2--...
+    /// ```
+    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        timer(period, period: period, scheduler: scheduler)
+    }
+
+    /// Emits 0 after `dueTime`; then, if `period` is given, 1, 2, ... every `period`
+    /// forever, otherwise completes right after the 0.
+    ///
+    /// ```
+    /// timer(5):              ----(0|)
+    /// timer(5, period: 10):  ----0---------1---------2--...
+    /// ```
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
+        Producer { observer in
+            let sink = ForwardingSink(observer: observer)
+            if let period {
+                sink.setUpstream(disposable: scheduler.schedulePeriodic(Element.zero, startAfter: dueTime, period: period) { count in
+                    sink.forwardNext(count)
+                    return count &+ 1
+                })
+            } else {
+                sink.setUpstream(disposable: scheduler.scheduleRelative((), dueTime: dueTime) { _ in
+                    sink.forwardNext(0)
+                    sink.forwardCompleted()
+                    return Disposables.create()
+                })
+            }
+            return sink
+        }
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Work queued on a thread's trampoline (see ``CurrentThreadScheduler``): a
+/// closure. Sources that emit on the trampoline queue a closure that captures only
+/// their sink, which costs no allocation, and whose code is specialised for the
+/// sink's concrete type.
+@usableFromInline
+typealias TrampolineTask = () -> Void
+
+/// The per-thread state of the current-thread scheduler. It lives in raw
+/// thread-local memory, so reading it costs neither reference counting nor a
+/// dictionary lookup.
+@usableFromInline
+struct TrampolineState {
+    /// `true` while a trampoline is running on this thread: newly scheduled work is
+    /// queued instead of being run immediately.
+    @usableFromInline var isRunning = false
+    @usableFromInline var queue = RingBuffer<TrampolineTask>()
+
+    @inlinable
+    init() {}
+}
+
+@usableFromInline
+enum Trampoline {
+    /// The calling thread's trampoline state.
+    @inlinable
+    static var current: UnsafeMutablePointer<TrampolineState> {
+        if let raw = pthread_getspecific(key) {
+            return raw.assumingMemoryBound(to: TrampolineState.self)
+        }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    static let key: pthread_key_t = {
+        #if canImport(Darwin)
+        var key = pthread_key_t()
+        #else
+        var key = pthread_key_t()
+        #endif
+        let result = pthread_key_create(&key) { raw in
+            #if canImport(Darwin)
+            let pointer = raw.assumingMemoryBound(to: TrampolineState.self)
+            #else
+            guard let pointer = raw?.assumingMemoryBound(to: TrampolineState.self) else { return }
+            #endif
+            pointer.deinitialize(count: 1)
+            pointer.deallocate()
+        }
+        precondition(result == 0, "Ripple: pthread_key_create failed (\(result))")
+        return key
+    }()
+
+    @usableFromInline
+    static func makeCurrent() -> UnsafeMutablePointer<TrampolineState> {
+        let pointer = UnsafeMutablePointer<TrampolineState>.allocate(capacity: 1)
+        pointer.initialize(to: TrampolineState())
+        pthread_setspecific(key, pointer)
+        return pointer
+    }
+
+    /// Runs `body` with this thread's trampoline marked as running, then runs the work
+    /// queued meanwhile, in order, before returning `body`'s result.
+    @inlinable
+    static func run<Result>(_ state: UnsafeMutablePointer<TrampolineState>, _ body: () -> Result) -> Result {
+        state.pointee.isRunning = true
+        let result = body()
+        drain(state)
+        return result
+    }
+
+    @usableFromInline
+    static func drain(_ state: UnsafeMutablePointer<TrampolineState>) {
+        while let task = state.pointee.queue.popFirst() {
+            task()
+        }
+        state.pointee.isRunning = false
+    }
+
+    /// `true` when the current thread's trampoline has work queued: a source that
+    /// emits in a loop must then yield its turn to keep the trampoline's order.
+    @inlinable
+    static func hasQueuedWork(_ state: UnsafeMutablePointer<TrampolineState>) -> Bool {
+        !state.pointee.queue.isEmpty
+    }
+}

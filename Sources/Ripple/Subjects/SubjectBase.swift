@@ -1,0 +1,459 @@
+import Synchronization
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An identifier of the calling thread, used to recognise re-entrant calls.
+@inlinable
+@inline(__always)
+func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    return UInt(bitPattern: pthread_self())
+    #else
+    return UInt(pthread_self())
+    #endif
+}
+
+/// Holds a subject observer so that the subject can drop it (see
+/// ``SubjectSubscription/detach()``) without reference counting on the event path.
+@usableFromInline
+final class ObserverBox<Element> {
+    @usableFromInline
+    let observer: AnyObserver<Element>
+
+    @inlinable
+    init(_ observer: AnyObserver<Element>) {
+        self.observer = observer
+    }
+}
+
+/// A subscription to a subject: what `subscribe` returns.
+@usableFromInline
+final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable {
+    /// The observer, until the subject lets go of this subscription. Owner-only;
+    /// an unmanaged reference, so that reading it costs no retain/release.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var observerBox: Unmanaged<ObserverBox<Element>>?
+
+    /// The subject this subscription belongs to. Weak, as in RxSwift: a subject
+    /// nobody holds any more is deallocated together with its observers.
+    @usableFromInline
+    weak var subject: SubjectBase<Element>?
+
+    /// The key in the subject's observer bag. Owner-only (see ``SubjectBase``).
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var key: BagKey?
+
+    @inlinable
+    init(observer: AnyObserver<Element>, subject: SubjectBase<Element>) {
+        self.observerBox = Unmanaged.passRetained(ObserverBox(observer))
+        self.subject = subject
+        super.init()
+    }
+
+    deinit {
+        observerBox?.release()
+    }
+
+    /// Sends `event` to the observer unless this subscription was disposed or
+    /// detached. Owner-only.
+    @inlinable
+    @inline(__always)
+    final func send(_ event: Event<Element>) {
+        if !isDisposed, let box = observerBox {
+            box._withUnsafeGuaranteedRef { $0.observer.on(event) }
+        }
+    }
+
+    /// Drops the observer. The subject calls this when it lets go of the
+    /// subscription (removal, termination, `dispose()`, deinit), which breaks the
+    /// cycle observer -> downstream -> this subscription even if nobody ever
+    /// disposes it. Owner-only, never while a delivery to it is running.
+    @usableFromInline
+    final func detach() {
+        let box = observerBox
+        observerBox = nil
+        box?.release()
+    }
+
+    /// Delivery stopped when `dispose()` set the disposed flag; now remove the
+    /// observer from the subject.
+    @usableFromInline
+    override func disposeResources() {
+        subject?.submit(.remove(self))
+    }
+}
+
+/// Work for a subject, serialized by ``SubjectBase``.
+@usableFromInline
+enum SubjectOperation<Element> {
+    case event(Event<Element>)
+    case add(SubjectSubscription<Element>)
+    case remove(SubjectSubscription<Element>)
+    case dispose
+}
+
+/// The engine shared by all subjects.
+///
+/// ## Serialization
+/// Everything that touches a subject's observers (an event, a subscription, an
+/// unsubscription, `dispose()`) is an *operation*, and operations run one at a
+/// time. A thread that finds the subject idle runs its operation inline (one
+/// compare-and-swap to enter, one to leave: the common, uncontended path). A
+/// thread that finds it busy never waits: it queues the operation and returns,
+/// and the thread that owns the subject runs it before leaving. So:
+///
+/// * events reach each observer one at a time, in order, even when several threads
+///   feed the subject;
+/// * an observer that sends an event to the subject it listens to (re-entrancy)
+///   does not recurse: the new event is delivered to every observer after the
+///   current one has reached them all;
+/// * no thread ever blocks on a subject, so two subjects feeding each other from
+///   two threads cannot deadlock.
+///
+/// An observer that subscribes to, or disposes its subscription of, the subject it
+/// is being called by is served inline, as in RxSwift: a new subscriber to a
+/// `BehaviorSubject` receives the current value before `subscribe` returns.
+///
+/// ## Owner-only state
+/// Properties marked *owner-only* are read and written only by the thread that
+/// currently owns the subject; the atomic `wip` counter orders successive owners.
+///
+/// You do not use this class directly: it is the common superclass of
+/// ``PublishSubject``, ``BehaviorSubject``, ``ReplaySubject`` and ``AsyncSubject``.
+public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked Sendable {
+    /// Work-in-progress count: 0 when idle; otherwise 1 + the operations queued
+    /// but not yet taken into account by the owner.
+    @usableFromInline
+    final let wip = Atomic<Int>(0)
+
+    /// The owning thread while an operation runs, 0 otherwise.
+    @usableFromInline
+    let owner = Atomic<UInt>(0)
+
+    /// Operations queued by callers that found the subject busy.
+    @usableFromInline
+    let pending = LockedState(RingBuffer<SubjectOperation<Element>>())
+
+    /// Owner-only: the observers, in subscription order.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var observers = Bag<Unmanaged<SubjectSubscription<Element>>>()
+
+    /// Owner-only: subscriptions removed while a delivery loop was running; released
+    /// when the loop ends.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var retired: [Unmanaged<SubjectSubscription<Element>>] = []
+
+    /// Owner-only: how many delivery loops are running (re-entrant subscriptions run
+    /// inside a loop).
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var deliveryDepth = 0
+
+    /// Owner-only: `true` after a terminal event or `dispose()`; events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var isStopped = false
+
+    /// Owner-only: the terminal event, replayed to late subscribers.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var stopEvent: Event<Element>?
+
+    /// Owner-only: `true` after `dispose()`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var isSubjectDisposed = false
+
+    /// Readable from any thread.
+    @usableFromInline
+    let observerCount = Atomic<Int>(0)
+
+    @usableFromInline
+    let disposedFlag = Atomic<Bool>(false)
+
+    @inlinable
+    override init() {
+        super.init()
+    }
+
+    deinit {
+        for subscription in observers.removeAll() + retired {
+            subscription._withUnsafeGuaranteedRef { $0.detach() }
+            subscription.release()
+        }
+    }
+
+    // MARK: Public surface shared by the subjects
+
+    /// `true` if at least one observer is subscribed.
+    public final var hasObservers: Bool {
+        observerCount.load(ordering: .acquiring) > 0
+    }
+
+    /// `true` once `dispose()` has been called.
+    public final var isDisposed: Bool {
+        disposedFlag.load(ordering: .acquiring)
+    }
+
+    /// Releases every observer without notifying them; afterwards events are ignored
+    /// and new subscribers receive `RxError.disposed`.
+    public final func dispose() {
+        if disposedFlag.exchange(true, ordering: .acquiringAndReleasing) { return }
+        submit(.dispose)
+    }
+
+    // MARK: Serialization
+
+    /// Tries to become the owner without waiting.
+    @inlinable
+    @inline(__always)
+    final func tryAcquire() -> Bool {
+        if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            owner.store(currentThreadID(), ordering: .relaxed)
+            return true
+        }
+        return false
+    }
+
+    /// Gives up ownership after an inline operation, first running whatever other
+    /// callers queued meanwhile.
+    @inlinable
+    @inline(__always)
+    final func release() {
+        owner.store(0, ordering: .relaxed)
+        if !wip.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+            drain(missed: 1)
+        }
+    }
+
+    /// Runs `operation` now if the subject is idle or the caller already owns it
+    /// (re-entrant subscribe/unsubscribe), otherwise queues it for the owner.
+    @usableFromInline
+    final func submit(_ operation: SubjectOperation<Element>) {
+        if tryAcquire() {
+            perform(operation)
+            release()
+            return
+        }
+        if case .event = operation {
+            // Re-entrant events are queued too: they must not overtake the event
+            // being delivered.
+        } else if owner.load(ordering: .relaxed) == currentThreadID() {
+            perform(operation)
+            return
+        }
+        enqueue(operation)
+    }
+
+    /// Queues `operation`; becomes the owner and drains if the subject went idle.
+    @usableFromInline
+    final func enqueue(_ operation: SubjectOperation<Element>) {
+        let queued = pending.withLock { queue -> Int in
+            queue.append(operation)
+            return queue.count
+        }
+        if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            owner.store(currentThreadID(), ordering: .relaxed)
+            drain(missed: 1)
+        } else if queued > SubjectBase.highWaterMark {
+            throttle()
+        }
+    }
+
+    /// Operations queued beyond which producers on other threads are slowed down.
+    @usableFromInline
+    static var highWaterMark: Int { 1024 }
+
+    /// Soft back-pressure: a producer that finds the owner far behind yields the CPU
+    /// until the queue has drained to half the high-water mark, for at most about
+    /// 10 ms per call. The wait is bounded, so it cannot turn into a deadlock (the
+    /// owner may itself be waiting on this thread), but it keeps a few threads that
+    /// emit in a tight loop from growing the queue without limit.
+    @usableFromInline
+    final func throttle() {
+        if owner.load(ordering: .relaxed) == currentThreadID() { return }
+        let start = ContinuousClock.now
+        while pending.withLock({ $0.count }) > SubjectBase.highWaterMark / 2 {
+            if ContinuousClock.now - start > .milliseconds(10) { return }
+            if wip.load(ordering: .acquiring) == 0 { return }
+            sched_yield()
+        }
+    }
+
+    @usableFromInline
+    final func drain(missed initial: Int) {
+        var missed = initial
+        let me = currentThreadID()
+        while true {
+            owner.store(me, ordering: .relaxed)
+            while let operation = pending.withLock({ $0.popFirst() }) {
+                perform(operation)
+            }
+            owner.store(0, ordering: .relaxed)
+            let remaining = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
+            if remaining == 0 { return }
+            missed = remaining
+        }
+    }
+
+    /// Owner-only: runs one operation.
+    @usableFromInline
+    final func perform(_ operation: SubjectOperation<Element>) {
+        switch operation {
+        case .event(let event):
+            process(event)
+        case .add(let subscription):
+            if subscription.isDisposed { return }
+            if isSubjectDisposed {
+                subscription.send(.error(RxError.disposed(object: self)))
+                subscription.detach()
+                return
+            }
+            subscribeOwned(subscription)
+        case .remove(let subscription):
+            removeObserver(subscription)
+        case .dispose:
+            performDispose()
+        }
+    }
+
+    // MARK: Owner-only helpers
+
+    /// Owner-only: handles an event. Subclasses override.
+    @usableFromInline
+    func process(_ event: Event<Element>) {
+        fatalError("SubjectBase.process(_:) is abstract")
+    }
+
+    /// Owner-only: attaches a new subscription (replaying what the subject replays).
+    /// The default attaches it, or sends it the terminal event if the subject is
+    /// stopped.
+    @usableFromInline
+    func subscribeOwned(_ subscription: SubjectSubscription<Element>) {
+        if let stopEvent {
+            subscription.send(stopEvent)
+            subscription.detach()
+        } else {
+            addObserver(subscription)
+        }
+    }
+
+    /// Owner-only: forgets the subject's own state on `dispose()`. Subclasses
+    /// override to drop their value or buffer.
+    @usableFromInline
+    func clearOnDispose() {}
+
+    @usableFromInline
+    final func addObserver(_ subscription: SubjectSubscription<Element>) {
+        subscription.key = observers.insert(Unmanaged.passRetained(subscription))
+        observerCount.store(observers.count, ordering: .releasing)
+    }
+
+    @usableFromInline
+    final func removeObserver(_ subscription: SubjectSubscription<Element>) {
+        guard let key = subscription.key else { return }
+        subscription.key = nil
+        guard let removed = observers.remove(forKey: key, compact: deliveryDepth == 0) else { return }
+        observerCount.store(observers.count, ordering: .releasing)
+        if deliveryDepth > 0 {
+            retired.append(removed)
+        } else {
+            removed._withUnsafeGuaranteedRef { $0.detach() }
+            removed.release()
+        }
+    }
+
+    /// Owner-only: sends `.next` to every observer present when the loop starts.
+    /// Observers added meanwhile (re-entrant subscriptions) are not visited;
+    /// observers removed meanwhile are skipped.
+    @inlinable
+    final func deliver(_ event: Event<Element>) {
+        deliveryDepth += 1
+        let end = observers.values.count
+        var index = 0
+        // `index < observers.values.count`: a re-entrant `dispose()` empties the bag.
+        while index < end && index < observers.values.count {
+            if let subscription = observers.values[index] {
+                subscription._withUnsafeGuaranteedRef { $0.send(event) }
+            }
+            index += 1
+        }
+        deliveryDepth -= 1
+        if deliveryDepth == 0 && (!retired.isEmpty || observers.tombstones > 16) {
+            finishDelivery()
+        }
+    }
+
+    @usableFromInline
+    final func finishDelivery() {
+        let toRelease = retired
+        retired = []
+        if observers.tombstones * 2 > observers.keys.count {
+            observers.compact()
+        }
+        for subscription in toRelease {
+            subscription._withUnsafeGuaranteedRef { $0.detach() }
+            subscription.release()
+        }
+    }
+
+    /// Owner-only: stops the subject with a terminal event and sends it to every
+    /// observer, then releases them.
+    @usableFromInline
+    final func terminate(with event: Event<Element>) {
+        isStopped = true
+        stopEvent = event
+        let subscriptions = observers.removeAll()
+        observerCount.store(0, ordering: .releasing)
+        deliveryDepth += 1
+        for subscription in subscriptions {
+            subscription._withUnsafeGuaranteedRef { subscription in
+                subscription.key = nil
+                subscription.send(event)
+            }
+        }
+        deliveryDepth -= 1
+        retired.append(contentsOf: subscriptions)
+        if deliveryDepth == 0 {
+            finishDelivery()
+        }
+    }
+
+    @usableFromInline
+    final func performDispose() {
+        isStopped = true
+        isSubjectDisposed = true
+        stopEvent = nil
+        let subscriptions = observers.removeAll()
+        observerCount.store(0, ordering: .releasing)
+        for subscription in subscriptions {
+            subscription._withUnsafeGuaranteedRef { $0.key = nil }
+        }
+        clearOnDispose()
+        if deliveryDepth == 0 {
+            for subscription in subscriptions {
+                subscription._withUnsafeGuaranteedRef { $0.detach() }
+                subscription.release()
+            }
+        } else {
+            retired.append(contentsOf: subscriptions)
+        }
+    }
+
+    /// Subscribing is an operation like any other (see the type's documentation).
+    @inlinable
+    override final func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        let subscription = SubjectSubscription(observer: observer, subject: self)
+        submit(.add(subscription))
+        return subscription
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Ripple
+import RippleTest
+import XCTest
+
+/// Base class of Ripple's XCTest cases: every test must leave ``Resources/total``
+/// where it found it (no leaked subscription, sink, subject or disposable).
+class RippleTestCase: XCTestCase {
+    private var startResourceCount: Int32 = 0
+
+    override func setUp() {
+        super.setUp()
+        startResourceCount = Resources.total
+    }
+
+    override func tearDown() {
+        // Work handed to dispatch queues may still be releasing its last references.
+        let deadline = Date().addingTimeInterval(2)
+        while Resources.total != startResourceCount && Date() < deadline {
+            _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005))
+        }
+        XCTAssertEqual(Resources.total, startResourceCount, "Ripple resources leaked by this test")
+        super.tearDown()
+    }
+}
+
+struct TestError: Error, Equatable, CustomStringConvertible {
+    let id: Int
+    init(_ id: Int = 0) { self.id = id }
+    var description: String { "TestError(\(id))" }
+}
+
+let testError = TestError(1)
+let testError2 = TestError(2)
+
+/// A thread-safe list that tests append to from any thread.
+final class Recorder<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Value] = []
+
+    func append(_ value: Value) {
+        lock.lock()
+        storage.append(value)
+        lock.unlock()
+    }
+
+    var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+/// Records every event an observable sends, synchronously.
+func record<Element>(_ source: Observable<Element>) -> (Recorder<Event<Element>>, Disposable) {
+    let recorder = Recorder<Event<Element>>()
+    let disposable = source.subscribe { recorder.append($0) }
+    return (recorder, disposable)
+}
+
+/// Runs the main run loop until `condition` holds or `timeout` passes.
+func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() >= deadline { return false }
+        _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002))
+    }
+    return true
+}

@@ -167,3 +167,100 @@ final class DisposableAdapter: SubscriptionBase, @unchecked Sendable {
         disposable.dispose()
     }
 }
+
+/// A sink for operators with several upstreams (merge, combineLatest, zip,
+/// flatMap, ...): events may arrive on several threads at once, but must leave
+/// one at a time, in the order the operator decided them, without calling the
+/// observer while a lock is held.
+///
+/// Use ``update(_:)``: it runs `body` under the sink's lock with the operator's
+/// state and an outbox; events put in the outbox are then delivered, in order,
+/// by exactly one thread at a time (whichever thread is not already delivering).
+/// A thread that finds another one delivering leaves its events to it and
+/// returns: nobody blocks on a delivery, so re-entrant calls and cycles cannot
+/// deadlock.
+@usableFromInline
+class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
+    /// Events decided but not yet delivered.
+    @usableFromInline
+    struct Outbox {
+        @usableFromInline var events = RingBuffer<Event<Output>>()
+
+        @inlinable
+        init() {}
+
+        /// Queues an element.
+        @inlinable
+        mutating func next(_ element: Output) { events.append(.next(element)) }
+
+        /// Queues a terminal event; later events of this sink are dropped.
+        @inlinable
+        mutating func terminate(_ event: Event<Output>) { events.append(event) }
+    }
+
+    @usableFromInline
+    struct Shared {
+        @usableFromInline var state: State
+        @usableFromInline var outbox = Outbox()
+        @usableFromInline var isDelivering = false
+
+        @inlinable
+        init(state: State) {
+            self.state = state
+        }
+    }
+
+    @usableFromInline
+    let shared: LockedState<Shared>
+
+    @inlinable
+    init(state: State, observer: AnyObserver<Output>) {
+        shared = LockedState(Shared(state: state))
+        super.init(observer: observer)
+    }
+
+    /// Runs `body` under the lock, then delivers what it put in the outbox.
+    @inlinable
+    final func update<Result>(_ body: (inout State, inout Outbox) throws -> Result) rethrows -> Result {
+        let (result, shouldDeliver) = try shared.withLock { shared -> (Result, Bool) in
+            let result = try body(&shared.state, &shared.outbox)
+            if shared.isDelivering || shared.outbox.events.isEmpty {
+                return (result, false)
+            }
+            shared.isDelivering = true
+            return (result, true)
+        }
+        if shouldDeliver {
+            deliverOutbox()
+        }
+        return result
+    }
+
+    /// Reads the state under the lock.
+    @inlinable
+    final func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try shared.withLock { try body(&$0.state) }
+    }
+
+    @usableFromInline
+    final func deliverOutbox() {
+        while true {
+            let next = shared.withLock { shared -> Event<Output>? in
+                if let event = shared.outbox.events.popFirst() {
+                    return event
+                }
+                shared.isDelivering = false
+                return nil
+            }
+            guard let event = next else { return }
+            forward(event)
+            if event.isStopEvent {
+                shared.withLock {
+                    $0.outbox.events.removeAll()
+                    $0.isDelivering = false
+                }
+                return
+            }
+        }
+    }
+}

@@ -55,7 +55,10 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
         if trampoline.pointee.isRunning {
             return run(observer)
         }
-        return Trampoline.run(trampoline) { run(observer) }
+        trampoline.pointee.isRunning = true
+        let subscription = run(observer)
+        Trampoline.drain(trampoline)
+        return subscription
     }
 
     /// Starts the sequence for `observer`. Overridden by every concrete observable.
@@ -94,8 +97,10 @@ final class Producer<Element>: Observable<Element>, @unchecked Sendable {
 /// subscription kept in a ``DisposeBag`` after its stream ended retains nothing.
 @usableFromInline
 final class ClosureSubscription: SubscriptionBase, @unchecked Sendable {
+    /// Set in `init`, read once by `disposeResources()`.
     @usableFromInline
-    var onDisposed: (() -> Void)?
+    @exclusivity(unchecked)
+    final var onDisposed: (() -> Void)?
 
     @inlinable
     init(onDisposed: (() -> Void)?) {

@@ -71,6 +71,9 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     @inlinable
     @inline(never)
     public final func dispose() {
+        // A plain load first: disposing twice (common when a terminal event and the
+        // downstream both dispose) then costs no atomic read-modify-write.
+        if lifecycle.load(ordering: .relaxed) & SubscriptionBase.disposedFlag != 0 { return }
         let old = lifecycle.bitwiseOr(SubscriptionBase.disposedFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 { return }
         if old & SubscriptionBase.upstreamFlag != 0 {
@@ -127,8 +130,9 @@ class Sink<Output>: SubscriptionBase, @unchecked Sendable {
     }
 
     /// Forwards a terminal event (unless the sink was disposed), then disposes the
-    /// sink.
+    /// sink. Kept out of line: it is the cold path of every operator.
     @inlinable
+    @inline(never)
     final func forwardTerminal(_ event: Event<Output>) {
         if !isDisposed {
             observer.on(event)

@@ -224,6 +224,18 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         return false
     }
 
+    /// Tries to become the owner without waiting, without recording the owning
+    /// thread. For subjects whose subscriptions need no synchronous replay
+    /// (`PublishSubject`, `AsyncSubject`): a re-entrant subscribe or dispose is then
+    /// simply queued behind the current delivery, which gives the same result (a new
+    /// subscriber does not receive the event being delivered; a disposed one is
+    /// skipped at once because delivery checks its flag).
+    @inlinable
+    @inline(__always)
+    final func tryAcquireUntracked() -> Bool {
+        wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
     /// Gives up ownership after an inline operation, first running whatever other
     /// callers queued meanwhile.
     @inlinable

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the root package's tests, then its stress tests
-# under ThreadSanitizer. (`.ci/run` calls exactly this.)
+# Runs every test of the project: the root package's tests, its stress tests under
+# ThreadSanitizer, and a smoke run of every benchmark workload (so the Benchmarks
+# package keeps compiling; timings are not judged). `.ci/run` calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,3 +11,7 @@ swift test
 echo "==> ThreadSanitizer: concurrency and scheduler tests"
 swift test --sanitize=thread --scratch-path .build-tsan \
     --filter 'Concurrency|Subject|Relay|SchedulingOperatorTests|DispatchSchedulerTests|BlockingTests'
+
+echo "==> Benchmarks: build and smoke-run every workload"
+swift build -c release --package-path Benchmarks
+swift run -c release --skip-build --package-path Benchmarks ripple-compare --smoke

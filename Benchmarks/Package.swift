@@ -1,0 +1,49 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Ripple's benchmarks live in their own package so that library users never
+// download benchmark dependencies.
+//
+// - `Workloads`: every workload, implemented for Ripple, OpenCombine, AsyncStream
+//   and as a hand-written loop (the floor).
+// - `RippleBenchmarks`: the same workloads as ordo-one/benchmark benchmarks
+//   (`swift package benchmark`), for detailed statistics and regression checks.
+// - `ripple-compare`: one command that prints the side-by-side table and writes
+//   `.results/compare.json`.
+let package = Package(
+    name: "RippleBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Ripple", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.5.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .target(
+            name: "Workloads",
+            dependencies: [
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ]
+        ),
+        .executableTarget(
+            name: "ripple-compare",
+            dependencies: [
+                "Workloads",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+        .executableTarget(
+            name: "RippleBenchmarks",
+            dependencies: [
+                "Workloads",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/RippleBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

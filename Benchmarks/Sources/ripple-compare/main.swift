@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+import MallocInterposerSwift
+import Workloads
+
+// Runs every workload for every implementation side by side and prints the
+// comparison table; writes the same figures to .results/compare.json.
+//
+//   swift run -c release --package-path Benchmarks ripple-compare          # full run
+//   swift run -c release --package-path Benchmarks ripple-compare --smoke  # a quick pass (CI)
+//   ... ripple-compare --filter hot-chain                                  # some workloads
+
+let arguments = CommandLine.arguments.dropFirst()
+let smoke = arguments.contains("--smoke")
+let filter: String? = arguments.firstIndex(of: "--filter").flatMap { index in
+    arguments.index(after: index) < arguments.endIndex ? arguments[arguments.index(after: index)] : nil
+}
+let samples = smoke ? 1 : 7
+
+struct Measurement: Codable {
+    var nsPerOp: Double
+    var mallocsPerOp: Double
+
+    enum CodingKeys: String, CodingKey {
+        case nsPerOp = "ns_per_op"
+        case mallocsPerOp = "mallocs_per_op"
+    }
+}
+
+func nanoseconds(_ body: () -> Void) -> UInt64 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return DispatchTime.now().uptimeNanoseconds - start
+}
+
+/// The median time per operation over `samples` runs, and the allocations per
+/// operation of one run.
+func measure(_ setup: Setup, operations: Int) -> Measurement {
+    // Warm up (also lets lazily initialised state settle).
+    consume(setup(Swift.max(1, operations / 10))())
+    var times: [Double] = []
+    for _ in 0..<samples {
+        let run = setup(operations)
+        let elapsed = nanoseconds { consume(run()) }
+        times.append(Double(elapsed) / Double(operations))
+    }
+    times.sort()
+    let run = setup(operations)
+    MallocInterposerSwift.initialize()
+    MallocInterposerSwift.hook()
+    consume(run())
+    MallocInterposerSwift.unhook()
+    let mallocs = MallocInterposerSwift.getStatistics().mallocCount
+    return Measurement(nsPerOp: times[times.count / 2], mallocsPerOp: Double(mallocs) / Double(operations))
+}
+
+func format(_ value: Double?) -> String {
+    guard let value else { return "—" }
+    if value >= 100 { return String(format: "%.0f", value) }
+    if value >= 10 { return String(format: "%.1f", value) }
+    return String(format: "%.2f", value)
+}
+
+func ratio(_ lhs: Double?, _ rhs: Double?) -> String {
+    guard let lhs, let rhs, lhs > 0 else { return "—" }
+    return String(format: "%.2f", rhs / lhs) + "×"
+}
+
+var results: [String: [String: Measurement]] = [:]
+var rows: [[String]] = []
+let header = ["workload", "unit", "Ripple", "OpenCombine", "AsyncStream", "floor",
+              "OpenCombine÷Ripple", "Ripple÷floor", "Ripple allocs/op", "OpenCombine allocs/op"]
+
+for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
+    let operations = smoke ? Swift.max(1, workload.operations / 100) : workload.operations
+    var measured: [Implementation: Measurement] = [:]
+    for implementation in Implementation.allCases {
+        guard let setup = workload.implementations[implementation] else { continue }
+        measured[implementation] = measure(setup, operations: operations)
+    }
+    results[workload.id] = Dictionary(uniqueKeysWithValues: measured.map { ($0.key.rawValue, $0.value) })
+    let ripple = measured[.ripple]?.nsPerOp
+    let openCombine = measured[.openCombine]?.nsPerOp
+    let floor = measured[.floor]?.nsPerOp
+    rows.append([
+        workload.title, "ns/\(workload.unit)",
+        format(ripple), format(openCombine), format(measured[.asyncStream]?.nsPerOp), format(floor),
+        ratio(ripple, openCombine),
+        floor.flatMap { floor in ripple.map { String(format: "%.2f×", $0 / floor) } } ?? "—",
+        format(measured[.ripple]?.mallocsPerOp), format(measured[.openCombine]?.mallocsPerOp),
+    ])
+    FileHandle.standardError.write("measured \(workload.id)\n".data(using: .utf8)!)
+}
+
+// Markdown table, ready to paste into the README.
+print("| " + header.joined(separator: " | ") + " |")
+print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+for row in rows {
+    print("| " + row.joined(separator: " | ") + " |")
+}
+print()
+print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString); median of \(samples) runs; release build.")
+
+let directory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent(".results")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+try encoder.encode(results).write(to: directory.appendingPathComponent("compare.json"))
+FileHandle.standardError.write("wrote \(directory.appendingPathComponent("compare.json").path)\n".data(using: .utf8)!)

@@ -27,12 +27,7 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
     /// Sends `event`: a `.next` replaces the last element; `.completed` emits it.
     @inlinable
     public func on(_ event: Event<Element>) {
-        guard tryAcquireUntracked() else {
-            enqueue(.event(event))
-            return
-        }
-        process(event)
-        release()
+        emit(event, tracked: false)
     }
 
     @usableFromInline

@@ -51,12 +51,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     /// Sends `event`: a `.next` becomes the current value and is broadcast.
     @inlinable
     public func on(_ event: Event<Element>) {
-        guard tryAcquire() else {
-            enqueue(.event(event))
-            return
-        }
-        process(event)
-        release()
+        emit(event, tracked: true)
     }
 
     @usableFromInline

@@ -47,12 +47,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     /// Sends `event`: a `.next` is buffered and broadcast.
     @inlinable
     public func on(_ event: Event<Element>) {
-        guard tryAcquire() else {
-            enqueue(.event(event))
-            return
-        }
-        process(event)
-        release()
+        emit(event, tracked: true)
     }
 
     @usableFromInline

@@ -247,6 +247,19 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         }
     }
 
+    /// Handles an event sent to the subject: inline if the subject is idle, queued
+    /// otherwise. `tracked` records the owning thread (needed by subjects that
+    /// replay to new subscribers synchronously, see ``tryAcquireUntracked()``).
+    @inlinable
+    final func emit(_ event: Event<Element>, tracked: Bool) {
+        guard tracked ? tryAcquire() : tryAcquireUntracked() else {
+            enqueue(.event(event))
+            return
+        }
+        process(event)
+        release()
+    }
+
     /// Runs `operation` now if the subject is idle or the caller already owns it
     /// (re-entrant subscribe/unsubscribe), otherwise queues it for the owner.
     @usableFromInline

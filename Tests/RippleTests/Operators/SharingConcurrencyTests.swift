@@ -266,8 +266,10 @@ final class SharingConcurrencyTests: RippleTestCase {
     /// RxSwift's `share(replay: 1)` replays to a new subscriber while holding its
     /// lock, and its events need that lock: a subscriber whose `onNext` waits for a
     /// lock held by the emitting thread deadlocks. Ripple delivers without locks.
+    /// (The lock is recursive because the emitting thread itself also delivers to
+    /// the subscribers, inside its own critical section.)
     func testReplayToANewSubscriberDoesNotDeadlockWithTheEmittingThread() {
-        let userLock = NSLock()
+        let userLock = NSRecursiveLock()
         let subject = PublishSubject<Int>()
         let shared = subject.share(replay: 1)
         let anchor = shared.subscribe()

@@ -487,3 +487,64 @@ final class AsyncBridgeConcurrencyTests: RippleTestCase {
         XCTAssertEqual(errors.load(ordering: .relaxed), 0)
     }
 }
+
+// MARK: - Swift 6 usage
+
+/// Not `Sendable`: `values` does not require it (see its documentation).
+final class NonSendableCounter {
+    var value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+/// Typical main-actor code using the bridges; it compiles without warnings in
+/// Swift 6 language mode, which is part of the test.
+@MainActor
+final class AsyncSearchViewModel {
+    private(set) var titles: [String] = []
+    private(set) var counters: [Int] = []
+    private var results: [String] = []
+
+    func consume(_ queries: Observable<String>) async throws {
+        for try await query in queries.values {
+            titles.append(query)
+        }
+    }
+
+    func consumeCounters(_ source: Observable<NonSendableCounter>) async throws {
+        for try await counter in source.values {
+            counters.append(counter.value)
+        }
+    }
+
+    nonisolated static func search(_ query: String) async throws -> [String] {
+        try await Task.sleep(for: .milliseconds(1))
+        return [query + "!"]
+    }
+
+    func results(for query: String) -> Observable<[String]> {
+        Observable.fromAsync { try await Self.search(query) }
+    }
+
+    func bind(_ stream: AsyncStream<String>, bag: DisposeBag) {
+        stream.asObservable()
+            .observe(on: MainScheduler.instance)
+            .subscribe(onNext: { [weak self] value in self?.results.append(value) })
+            .disposed(by: bag)
+    }
+}
+
+final class AsyncBridgeUsageTests: RippleTestCase {
+    @MainActor
+    func testMainActorCodeUsesTheBridges() async throws {
+        let viewModel = AsyncSearchViewModel()
+        try await viewModel.consume(Observable.of("a", "b"))
+        try await viewModel.consumeCounters(Observable.of(NonSendableCounter(1), NonSendableCounter(2)))
+        XCTAssertEqual(viewModel.titles, ["a", "b"])
+        XCTAssertEqual(viewModel.counters, [1, 2])
+        var found: [[String]] = []
+        for try await result in viewModel.results(for: "rx").values {
+            found.append(result)
+        }
+        XCTAssertEqual(found, [["rx!"]])
+    }
+}

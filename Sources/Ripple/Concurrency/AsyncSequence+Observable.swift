@@ -55,8 +55,8 @@ extension AsyncSequence where Self: Sendable {
 
 extension ObservableType {
     /// An observable that iterates `asyncSequence` and emits its elements: the same
-    /// as `asyncSequence.asObservable(priority:)` (see
-    /// ``_Concurrency/AsyncSequence/asObservable(priority:)``).
+    /// as `asyncSequence.asObservable(priority:)` (one task per subscription, which
+    /// makes a new iterator; `Sendable` required for the same reasons).
     ///
     /// ```
     /// async sequence:  1, 2, 3, end

@@ -6,7 +6,9 @@ extension ObservableType {
     /// The same subject serves every connection: after the source terminated, the
     /// subject has terminated too, so later subscribers receive what the subject
     /// replays for a terminated subject (a `PublishSubject` replays the terminal
-    /// event). Connecting again subscribes to the source again.
+    /// event). Connecting again subscribes to the source again. Subscribers
+    /// complete or fail when the source does (through the subject); disposing the
+    /// connection does not end them.
     ///
     /// ```
     /// source:      --1--2--3--4--|
@@ -28,6 +30,7 @@ extension ObservableType {
     /// ``ConnectableObservableType/connect()`` is called, whichever comes first. When a
     /// connection ends (disposed, or the source terminated) the subject is
     /// forgotten: the next subscribers and the next connection use a fresh one.
+    /// Subscribers complete or fail when the source does during their connection.
     ///
     /// ```
     /// source:           --1--2--|   (cold, restarts on each connection)
@@ -50,9 +53,9 @@ extension ObservableType {
     /// `selector` does; fails if `subjectSelector` or `selector` throws.
     ///
     /// ```
-    /// source:                                   --1--2--3--|
-    /// multicast({ PublishSubject() },
-    ///     selector: { s in zip(s, s.skip(1)) }): -----(1,2)(2,3)|
+    /// source:    --1-----2-----|
+    /// selector:  { s in Observable.merge(s, s.map { $0 * 10 }) }
+    /// result:    --1,10--2,20--|      (one subscription to the source)
     /// ```
     public func multicast<Subject: SubjectType, Result>(
         _ subjectSelector: @escaping () throws -> Subject,

@@ -17,6 +17,13 @@ extension ConnectableObservableType {
     /// ```
     ///
     /// Completes and fails when the connectable sequence does.
+    ///
+    /// To share a sequence, ``ObservableType/share(replay:scope:)`` is usually the
+    /// better choice: it does the same, and binds every subscriber to the connection
+    /// it joined, so it stays exact when subscribers come and go on several threads
+    /// (with `multicast(makeSubject:).refCount()`, as in RxSwift, a subscriber that
+    /// subscribes on one thread while the last one leaves on another may be left
+    /// on the subject of the ending connection).
     public func refCount() -> Observable<Element> {
         RefCountObservable(source: self)
     }

@@ -1,0 +1,74 @@
+extension AsyncSequence where Self: Sendable {
+    /// An observable that iterates this asynchronous sequence and emits its elements.
+    ///
+    /// Each subscription starts a new task that makes a new iterator: the sequence
+    /// is iterated once per subscriber. The observable completes when the iteration
+    /// ends and fails with the error the sequence throws. Disposing the
+    /// subscription cancels the task; nothing is emitted after disposal (a
+    /// `CancellationError` thrown because of it is dropped).
+    ///
+    /// ```swift
+    /// let ticks = AsyncStream<Int> { continuation in … }
+    /// ticks.asObservable()
+    ///     .subscribe(onNext: { print($0) })
+    ///     .disposed(by: bag)
+    /// ```
+    ///
+    /// ```
+    /// async sequence:  1, 2, 3, end     1, throws X
+    /// asObservable():  --1--2--3--|     --1--X
+    /// ```
+    ///
+    /// Events are delivered on the task's thread (a thread of Swift's cooperative
+    /// pool); use `observe(on:)` to move them. A sequence that ignores task
+    /// cancellation keeps its task running after disposal until its next element,
+    /// which is then dropped.
+    ///
+    /// **Sendable:** the sequence must be `Sendable` because it is iterated from
+    /// tasks of its own, possibly several at once for concurrent subscribers; the
+    /// compiler then proves that doing so is safe. (`AsyncStream` and the standard
+    /// library's sequence adapters are `Sendable` when their elements are.) The
+    /// elements themselves need not be `Sendable`: each one is created by the task
+    /// that emits it.
+    ///
+    /// - Parameter priority: The priority of the iterating task.
+    public func asObservable(priority: TaskPriority? = nil) -> Observable<Element> {
+        Producer { observer in
+            let sink = ForwardingSink(observer: observer)
+            let task = Task(priority: priority) {
+                do {
+                    for try await element in self {
+                        if sink.isDisposed { return }
+                        sink.forwardNext(element)
+                    }
+                    sink.forwardCompleted()
+                } catch {
+                    // Dropped after disposal (`forwardError` checks it).
+                    sink.forwardError(error)
+                }
+            }
+            sink.setUpstream(TaskCancellation(task))
+            return sink
+        }
+    }
+}
+
+extension ObservableType {
+    /// An observable that iterates `asyncSequence` and emits its elements: the same
+    /// as `asyncSequence.asObservable(priority:)` (one task per subscription, which
+    /// makes a new iterator; `Sendable` required for the same reasons).
+    ///
+    /// ```
+    /// async sequence:  1, 2, 3, end
+    /// from(_:):        --1--2--3--|
+    /// ```
+    ///
+    /// Completes when the iteration ends, fails with the error the sequence throws;
+    /// disposing cancels the iterating task.
+    public static func from<Source: AsyncSequence & Sendable>(
+        _ asyncSequence: Source,
+        priority: TaskPriority? = nil
+    ) -> Observable<Element> where Source.Element == Element {
+        asyncSequence.asObservable(priority: priority)
+    }
+}

@@ -1,0 +1,201 @@
+extension ConnectableObservableType {
+    /// An observable that connects to this connectable sequence when its first
+    /// subscriber subscribes and disconnects when its last subscriber leaves.
+    ///
+    /// Each subscriber first subscribes to the connectable sequence; the first one
+    /// then calls ``connect()``. When the connectable sequence terminates, the
+    /// connection is disposed and the count starts again from zero: the next
+    /// subscriber connects again (what it then receives depends on the subject of
+    /// the connectable sequence: a terminated `publish()` subject just replays its
+    /// terminal event and no new connection is made).
+    ///
+    /// ```
+    /// source:             --1--2--3--4--5--
+    /// subscriber A:       ^-1--2--3-!             (! = disposed)
+    /// subscriber B:             ^-3--4-!
+    /// source subscribed:  ^------------!          (A's subscribe to B's dispose)
+    /// ```
+    ///
+    /// Completes and fails when the connectable sequence does.
+    ///
+    /// To share a sequence, ``ObservableType/share(replay:scope:)`` is usually the
+    /// better choice: it does the same, and binds every subscriber to the connection
+    /// it joined, so it stays exact when subscribers come and go on several threads
+    /// (with `multicast(makeSubject:).refCount()`, as in RxSwift, a subscriber that
+    /// subscribes on one thread while the last one leaves on another may be left
+    /// on the subject of the ending connection).
+    public func refCount() -> Observable<Element> {
+        RefCountObservable(source: self)
+    }
+}
+
+/// The observable behind `refCount()`.
+///
+/// ## Locking
+/// The counters live under `state`'s lock. `connect()` and the disposal of a
+/// connection are *user code* (a connectable sequence may be a custom type, and
+/// connecting subscribes to the source), so they never run under the lock.
+/// Instead, whoever changes the count then *reconciles*: one thread at a time
+/// compares the wanted state (connected while the count is positive) with the
+/// actual one and connects or disconnects, outside the lock, until they agree.
+/// A thread that finds another one reconciling leaves the work to it, so nobody
+/// blocks, re-entrant calls (a subscriber that subscribes from inside `connect()`)
+/// cannot deadlock, and connect/disconnect calls never overlap.
+final class RefCountObservable<Source: ConnectableObservableType>: Observable<Source.Element>, @unchecked Sendable {
+    typealias Element = Source.Element
+
+    struct State {
+        /// Subscribers counted in the current generation.
+        var count = 0
+        /// Incremented when the connectable sequence terminates: subscribers of an
+        /// earlier generation no longer count.
+        var generation = 0
+        /// The connection, when connected.
+        var connection: Disposable?
+        /// Connections to dispose (their generation ended).
+        var toDispose: [Disposable] = []
+        /// `true` while a thread reconciles.
+        var isReconciling = false
+    }
+
+    enum Action {
+        case connect(generation: Int)
+        case dispose(Disposable)
+    }
+
+    let source: Source
+    let observable: Observable<Element>
+    let state = LockedState(State())
+
+    init(source: Source) {
+        self.source = source
+        self.observable = source.asObservable()
+        super.init()
+    }
+
+    override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        let sink = RefCountSink(parent: self, observer: observer)
+        // Subscribe first, connect second (a synchronous source must not emit before
+        // this subscriber listens).
+        sink.setUpstream(observable.subscribe(sink: AnyObserver { sink.on($0) }))
+        let isFirst = state.withLock { state -> Bool in
+            // Already disposed: the connectable sequence replayed a terminal event
+            // (it has terminated for good), or the subscriber left. Do not connect.
+            if sink.isDisposed { return false }
+            sink.generation = state.generation
+            sink.isCounted = true
+            state.count += 1
+            return state.count == 1
+        }
+        if isFirst {
+            reconcile()
+        }
+        return sink
+    }
+
+    /// A counted subscriber left.
+    func leave(_ sink: RefCountSink<Source>) {
+        let isLast = state.withLock { state -> Bool in
+            guard sink.isCounted else { return false }
+            sink.isCounted = false
+            guard sink.generation == state.generation else { return false }
+            state.count -= 1
+            return state.count == 0
+        }
+        if isLast {
+            reconcile()
+        }
+    }
+
+    /// The connectable sequence sent a terminal event to `sink`.
+    func terminated(_ sink: RefCountSink<Source>) {
+        let endsGeneration = state.withLock { state -> Bool in
+            guard sink.isCounted, sink.generation == state.generation else { return false }
+            state.generation &+= 1
+            state.count = 0
+            if let connection = state.connection {
+                state.connection = nil
+                state.toDispose.append(connection)
+            }
+            return true
+        }
+        if endsGeneration {
+            reconcile()
+        }
+    }
+
+    /// Connects or disconnects until the connection matches the count (see the
+    /// type's documentation).
+    func reconcile() {
+        let owns = state.withLock { state -> Bool in
+            if state.isReconciling { return false }
+            state.isReconciling = true
+            return true
+        }
+        guard owns else { return }
+        while true {
+            let action = state.withLock { state -> Action? in
+                if !state.toDispose.isEmpty {
+                    return .dispose(state.toDispose.removeFirst())
+                }
+                if state.count > 0 && state.connection == nil {
+                    return .connect(generation: state.generation)
+                }
+                if state.count == 0, let connection = state.connection {
+                    state.connection = nil
+                    return .dispose(connection)
+                }
+                state.isReconciling = false
+                return nil
+            }
+            switch action {
+            case nil:
+                return
+            case .dispose(let connection):
+                connection.dispose()
+            case .connect(let generation):
+                let connection = source.connect()
+                let isStale = state.withLock { state -> Bool in
+                    // The sequence terminated, or every subscriber left, while
+                    // connecting.
+                    guard state.generation == generation, state.count > 0 else { return true }
+                    state.connection = connection
+                    return false
+                }
+                if isStale {
+                    connection.dispose()
+                }
+            }
+        }
+    }
+}
+
+/// One subscriber of `refCount()`.
+final class RefCountSink<Source: ConnectableObservableType>: Sink<Source.Element>, @unchecked Sendable {
+    let parent: RefCountObservable<Source>
+    /// Guarded by the parent's lock.
+    var generation = -1
+    /// Guarded by the parent's lock: `true` while this subscriber is counted.
+    var isCounted = false
+
+    init(parent: RefCountObservable<Source>, observer: AnyObserver<Source.Element>) {
+        self.parent = parent
+        super.init(observer: observer)
+    }
+
+    func on(_ event: Event<Source.Element>) {
+        switch event {
+        case .next(let element):
+            forwardNext(element)
+        case .error, .completed:
+            // Disconnect before forwarding, as RxSwift does: a subscriber that
+            // resubscribes from its terminal handler starts a new connection.
+            parent.terminated(self)
+            forwardTerminal(event)
+        }
+    }
+
+    override func disposeResources() {
+        parent.leave(self)
+    }
+}

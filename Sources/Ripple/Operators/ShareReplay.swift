@@ -1,0 +1,207 @@
+/// How long the subject behind ``ObservableType/share(replay:scope:)`` lives, which
+/// decides what a subscriber sees after the shared subscription to the source ended.
+public enum SubjectLifetimeScope: Sendable {
+    /// Each connection to the source gets a fresh subject. When every subscriber
+    /// has left, or the source has terminated, the subject is forgotten: the next
+    /// subscriber subscribes to the source again and sees nothing of the previous
+    /// connection (no replayed elements, no terminal event).
+    ///
+    /// This is what you want almost always: `share()` on a cold sequence behaves
+    /// like that sequence, except that concurrent subscribers share one execution.
+    case whileConnected
+
+    /// One subject for the whole life of the shared sequence. When every
+    /// subscriber has left, the next one reconnects to the source but first
+    /// receives the elements the subject still buffers. After the source
+    /// terminated, late subscribers receive the buffered elements and the terminal
+    /// event, and the source is not subscribed again.
+    case forever
+}
+
+extension ObservableType {
+    /// Shares one subscription to this sequence between all subscribers, and
+    /// replays the latest `replay` elements to each new subscriber.
+    ///
+    /// The source is subscribed when the first subscriber arrives and disposed when
+    /// the last one leaves (reference counting). What happens after that, or after
+    /// the source terminated, depends on `scope` (see ``SubjectLifetimeScope``):
+    /// with `.whileConnected` (the default) the next subscriber starts a fresh
+    /// subscription with an empty replay buffer; with `.forever` the buffer, and a
+    /// terminal event, are kept.
+    ///
+    /// This is the cure for the classic hot/cold trap: three bindings of one
+    /// `text.map(expensive)` run `expensive` three times per event; after
+    /// `.share()`, once.
+    ///
+    /// ```
+    /// source:         --1--2--3--4--|
+    /// share(replay: 1)
+    ///   subscriber A: --1--2--3--4--|     (subscribes first: connects)
+    ///   subscriber B:       2-3--4--|     (subscribes after 2: gets 2 at once)
+    /// ```
+    ///
+    /// Completes and fails when the source does. A negative `replay` fails every
+    /// subscriber with `RxError.argumentOutOfRange`.
+    ///
+    /// Thread-safe: subscribers may arrive and leave on any thread while the source
+    /// emits; the source is never subscribed, and events are never delivered, while
+    /// a lock is held.
+    ///
+    /// - Parameters:
+    ///   - replay: How many of the latest elements a new subscriber receives first.
+    ///   - scope: How long the replay buffer (and a terminal event) is kept.
+    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
+        guard replay >= 0 else {
+            return .error(RxError.argumentOutOfRange)
+        }
+        return ShareObservable(source: asObservable(), replay: replay, scope: scope)
+    }
+}
+
+/// The subject of one share connection: what subscribers subscribe to, and where
+/// the connection sends the source's events.
+struct ShareSubject<Element>: @unchecked Sendable {
+    let observable: SubjectBase<Element>
+    let observer: AnyObserver<Element>
+
+    init(replay: Int) {
+        if replay == 0 {
+            let subject = PublishSubject<Element>()
+            observable = subject
+            observer = AnyObserver(subject)
+        } else {
+            let subject = ReplaySubject<Element>.create(bufferSize: replay)
+            observable = subject
+            observer = AnyObserver(subject)
+        }
+    }
+}
+
+/// The observable behind `share(replay:scope:)`.
+///
+/// Every subscriber joins the current ``ShareConnection`` (creating it if there is
+/// none) under the lock, then, outside the lock, subscribes to the connection's
+/// subject; the subscriber that created the connection then subscribes the
+/// connection to the source. Because a subscriber is bound to the connection it
+/// joined, a subscriber arriving while the last one leaves either keeps the
+/// connection alive or starts a new one: it can never end up listening to a subject
+/// that nothing feeds.
+final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
+    struct State {
+        var connection: ShareConnection<Element>?
+        /// `.forever` only: the source terminated, the subject replays it, and the
+        /// source is never subscribed again.
+        var isTerminated = false
+    }
+
+    let source: Observable<Element>
+    let replay: Int
+    /// The one subject of `.forever`; `nil` for `.whileConnected`.
+    let foreverSubject: ShareSubject<Element>?
+    let state = LockedState(State())
+
+    init(source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
+        self.source = source
+        self.replay = replay
+        self.foreverSubject = scope == .forever ? ShareSubject(replay: replay) : nil
+        super.init()
+    }
+
+    override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        let joined = state.withLock { state -> (connection: ShareConnection<Element>, isFirst: Bool)? in
+            if state.isTerminated { return nil }
+            if let connection = state.connection {
+                connection.count += 1
+                return (connection, false)
+            }
+            let connection = ShareConnection(parent: self, subject: foreverSubject ?? ShareSubject(replay: replay))
+            connection.count = 1
+            state.connection = connection
+            return (connection, true)
+        }
+        guard let (connection, isFirst) = joined else {
+            // `.forever` after termination: the subject replays the buffer and the
+            // terminal event.
+            return foreverSubject?.observable.subscribe(sink: observer)
+        }
+        let sink = ShareSink(connection: connection, observer: observer)
+        sink.setUpstream(connection.subject.observable.subscribe(sink: AnyObserver { sink.forward($0) }))
+        if isFirst {
+            connection.connect()
+        }
+        return sink
+    }
+
+    /// A subscriber of `connection` left; the last one disconnects it.
+    func leave(_ connection: ShareConnection<Element>) {
+        let isLast = state.withLock { state -> Bool in
+            connection.count -= 1
+            guard connection.count == 0, state.connection === connection else { return false }
+            state.connection = nil
+            return true
+        }
+        if isLast {
+            connection.dispose()
+        }
+    }
+
+    /// The source sent a terminal event through `connection`. Returns `false` if the
+    /// connection was already let go (every subscriber left): the event is dropped.
+    func detachTerminated(_ connection: ShareConnection<Element>) -> Bool {
+        state.withLock { state -> Bool in
+            guard state.connection === connection else { return false }
+            state.connection = nil
+            if foreverSubject != nil {
+                state.isTerminated = true
+            }
+            return true
+        }
+    }
+}
+
+/// One subscription of a shared sequence to its source, with its subject.
+final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
+    let parent: ShareObservable<Element>
+    let subject: ShareSubject<Element>
+    /// Subscribers bound to this connection. Guarded by the parent's lock.
+    var count = 0
+
+    init(parent: ShareObservable<Element>, subject: ShareSubject<Element>) {
+        self.parent = parent
+        self.subject = subject
+        super.init()
+    }
+
+    func connect() {
+        setUpstream(parent.source.subscribe(sink: AnyObserver { self.on($0) }))
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            if !isDisposed {
+                subject.observer.on(event)
+            }
+        case .error, .completed:
+            // Detach first, as RxSwift does: a subscriber that resubscribes from its
+            // terminal handler starts a new connection (`.whileConnected`).
+            guard !isDisposed, parent.detachTerminated(self) else { return }
+            dispose()
+            subject.observer.on(event)
+        }
+    }
+}
+
+/// One subscriber of a shared sequence.
+final class ShareSink<Element>: Sink<Element>, @unchecked Sendable {
+    let connection: ShareConnection<Element>
+
+    init(connection: ShareConnection<Element>, observer: AnyObserver<Element>) {
+        self.connection = connection
+        super.init(observer: observer)
+    }
+
+    override func disposeResources() {
+        connection.parent.leave(self.connection)
+    }
+}

@@ -50,30 +50,43 @@ extension ObservableType {
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
     ///   - scope: How long the replay buffer (and a terminal event) is kept.
+    @inlinable
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         guard replay >= 0 else {
             return .error(RxError.argumentOutOfRange)
         }
-        return ShareObservable(source: asObservable(), replay: replay, scope: scope)
+        // The closures are built here, for the caller's element type, so that the
+        // shared event path (source -> subject -> subscribers) is specialised.
+        return ShareObservable(
+            source: asObservable(),
+            scope: scope,
+            makeSubject: { ShareSubject.make(replay: replay) },
+            makeConnectionObserver: { connection in AnyObserver { connection.on($0) } }
+        )
     }
 }
 
 /// The subject of one share connection: what subscribers subscribe to, and where
 /// the connection sends the source's events.
+@usableFromInline
 struct ShareSubject<Element>: @unchecked Sendable {
-    let observable: SubjectBase<Element>
-    let observer: AnyObserver<Element>
+    @usableFromInline let observable: SubjectBase<Element>
+    @usableFromInline let observer: AnyObserver<Element>
 
-    init(replay: Int) {
+    @inlinable
+    init(observable: SubjectBase<Element>, observer: AnyObserver<Element>) {
+        self.observable = observable
+        self.observer = observer
+    }
+
+    @inlinable
+    static func make(replay: Int) -> ShareSubject<Element> {
         if replay == 0 {
             let subject = PublishSubject<Element>()
-            observable = subject
-            observer = AnyObserver(subject)
-        } else {
-            let subject = ReplaySubject<Element>.create(bufferSize: replay)
-            observable = subject
-            observer = AnyObserver(subject)
+            return ShareSubject(observable: subject, observer: AnyObserver { subject.on($0) })
         }
+        let subject = ReplaySubject<Element>(bufferSize: replay)
+        return ShareSubject(observable: subject, observer: AnyObserver { subject.on($0) })
     }
 }
 
@@ -86,6 +99,7 @@ struct ShareSubject<Element>: @unchecked Sendable {
 /// joined, a subscriber arriving while the last one leaves either keeps the
 /// connection alive or starts a new one: it can never end up listening to a subject
 /// that nothing feeds.
+@usableFromInline
 final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     struct State {
         var connection: ShareConnection<Element>?
@@ -95,15 +109,23 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 
     let source: Observable<Element>
-    let replay: Int
+    let makeSubject: () -> ShareSubject<Element>
+    let makeConnectionObserver: (ShareConnection<Element>) -> AnyObserver<Element>
     /// The one subject of `.forever`; `nil` for `.whileConnected`.
     let foreverSubject: ShareSubject<Element>?
     let state = LockedState(State())
 
-    init(source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
+    @usableFromInline
+    init(
+        source: Observable<Element>,
+        scope: SubjectLifetimeScope,
+        makeSubject: @escaping () -> ShareSubject<Element>,
+        makeConnectionObserver: @escaping (ShareConnection<Element>) -> AnyObserver<Element>
+    ) {
         self.source = source
-        self.replay = replay
-        self.foreverSubject = scope == .forever ? ShareSubject(replay: replay) : nil
+        self.makeSubject = makeSubject
+        self.makeConnectionObserver = makeConnectionObserver
+        self.foreverSubject = scope == .forever ? makeSubject() : nil
         super.init()
     }
 
@@ -114,7 +136,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
                 connection.count += 1
                 return (connection, false)
             }
-            let connection = ShareConnection(parent: self, subject: foreverSubject ?? ShareSubject(replay: replay))
+            let connection = ShareConnection(parent: self, subject: foreverSubject ?? makeSubject())
             connection.count = 1
             state.connection = connection
             return (connection, true)
@@ -124,12 +146,14 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
             // terminal event.
             return foreverSubject?.observable.subscribe(sink: observer)
         }
-        let sink = ShareSink(connection: connection, observer: observer)
-        sink.setUpstream(connection.subject.observable.subscribe(sink: AnyObserver { sink.forward($0) }))
+        // Subscribers listen to the subject directly (no per-event hop); their
+        // subscription also releases their place in the connection.
+        let subscription = ShareSubscription(connection: connection)
+        subscription.setUpstream(connection.subject.observable.subscribe(sink: observer))
         if isFirst {
             connection.connect()
         }
-        return sink
+        return subscription
     }
 
     /// A subscriber of `connection` left; the last one disconnects it.
@@ -160,8 +184,10 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
 }
 
 /// One subscription of a shared sequence to its source, with its subject.
+@usableFromInline
 final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
     let parent: ShareObservable<Element>
+    @usableFromInline
     let subject: ShareSubject<Element>
     /// Subscribers bound to this connection. Guarded by the parent's lock.
     var count = 0
@@ -173,9 +199,10 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
     }
 
     func connect() {
-        setUpstream(parent.source.subscribe(sink: AnyObserver { self.on($0) }))
+        setUpstream(parent.source.subscribe(sink: parent.makeConnectionObserver(self)))
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         switch event {
         case .next:
@@ -183,25 +210,31 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
                 subject.observer.on(event)
             }
         case .error, .completed:
-            // Detach first, as RxSwift does: a subscriber that resubscribes from its
-            // terminal handler starts a new connection (`.whileConnected`).
-            guard !isDisposed, parent.detachTerminated(self) else { return }
-            dispose()
-            subject.observer.on(event)
+            terminate(event)
         }
+    }
+
+    @usableFromInline
+    func terminate(_ event: Event<Element>) {
+        // Detach first, as RxSwift does: a subscriber that resubscribes from its
+        // terminal handler starts a new connection (`.whileConnected`).
+        guard !isDisposed, parent.detachTerminated(self) else { return }
+        dispose()
+        subject.observer.on(event)
     }
 }
 
-/// One subscriber of a shared sequence.
-final class ShareSink<Element>: Sink<Element>, @unchecked Sendable {
+/// One subscriber of a shared sequence: its subscription to the connection's
+/// subject, and its place in the connection, released together.
+final class ShareSubscription<Element>: SubscriptionBase, @unchecked Sendable {
     let connection: ShareConnection<Element>
 
-    init(connection: ShareConnection<Element>, observer: AnyObserver<Element>) {
+    init(connection: ShareConnection<Element>) {
         self.connection = connection
-        super.init(observer: observer)
+        super.init()
     }
 
     override func disposeResources() {
-        connection.parent.leave(self.connection)
+        connection.parent.leave(connection)
     }
 }

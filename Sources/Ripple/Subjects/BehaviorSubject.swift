@@ -51,7 +51,25 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     /// Sends `event`: a `.next` becomes the current value and is broadcast.
     @inlinable
     public func on(_ event: Event<Element>) {
-        emit(event, tracked: true)
+        // `.next` is handled inline, specialised for the caller's element type.
+        guard case .next(let element) = event else {
+            emit(event, tracked: true)
+            return
+        }
+        guard tryAcquire() else {
+            enqueue(.event(event))
+            return
+        }
+        storeAndDeliver(element, event)
+        release()
+    }
+
+    /// Owner-only.
+    @inlinable
+    final func storeAndDeliver(_ element: Element, _ event: Event<Element>) {
+        guard !isStopped else { return }
+        snapshot.withLock { $0.value = element }
+        deliver(event)
     }
 
     @usableFromInline
@@ -59,8 +77,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
         guard !isStopped else { return }
         switch event {
         case .next(let element):
-            snapshot.withLock { $0.value = element }
-            deliver(event)
+            storeAndDeliver(element, event)
         case .error(let error):
             snapshot.withLock { $0.error = error }
             terminate(with: event)

@@ -47,7 +47,34 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     /// Sends `event`: a `.next` is buffered and broadcast.
     @inlinable
     public func on(_ event: Event<Element>) {
-        emit(event, tracked: true)
+        // `.next` is handled inline, specialised for the caller's element type.
+        guard case .next(let element) = event else {
+            emit(event, tracked: true)
+            return
+        }
+        guard tryAcquire() else {
+            enqueue(.event(event))
+            return
+        }
+        bufferAndDeliver(element, event)
+        release()
+    }
+
+    /// Owner-only.
+    @inlinable
+    final func bufferAndDeliver(_ element: Element, _ event: Event<Element>) {
+        guard !isStopped else { return }
+        if let bufferSize {
+            guard bufferSize > 0 else {
+                deliver(event)
+                return
+            }
+            if buffer.count == bufferSize {
+                _ = buffer.popFirst()
+            }
+        }
+        buffer.append(element)
+        deliver(event)
     }
 
     @usableFromInline
@@ -55,17 +82,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
         guard !isStopped else { return }
         switch event {
         case .next(let element):
-            if let bufferSize {
-                guard bufferSize > 0 else {
-                    deliver(event)
-                    return
-                }
-                if buffer.count == bufferSize {
-                    _ = buffer.popFirst()
-                }
-            }
-            buffer.append(element)
-            deliver(event)
+            bufferAndDeliver(element, event)
         case .error, .completed:
             terminate(with: event)
         }

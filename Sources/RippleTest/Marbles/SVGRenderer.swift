@@ -72,7 +72,7 @@ struct SVGRenderer {
             let timeline = row.timeline
             out.append(#"<g class="timeline">"#)
             if !row.label.isEmpty {
-                out.append(#"<text class="row-label" x="\#(n(style.padding))" y="\#(n(y))" dominant-baseline="central" fill="\#(style.ink)">\#(escape(row.label))</text>"#)
+                out.append(#"<text class="row-label" x="\#(n(style.padding))" y="\#(n(y))" dy="0.35em" fill="\#(style.ink)">\#(escape(row.label))</text>"#)
             }
             if let subscribed = timeline.subscriptionFrame {
                 let until = timeline.unsubscriptionFrame
@@ -90,15 +90,15 @@ struct SVGRenderer {
             for entry in timeline.entries {
                 let rank = sameFrame[entry.frame, default: 0]
                 sameFrame[entry.frame] = rank + 1
-                let cx = x(entry.frame) + Double(rank) * style.marbleRadius * 0.9
+                let cx = x(entry.frame) + Double(rank) * (style.marbleRadius * 2 + 2)
                 switch entry.marble {
                 case .next(let label):
                     let shown = label.count > 4 ? String(label.prefix(3)) + "…" : label
-                    let size = shown.count > 2 ? style.fontSize * 0.75 : style.fontSize
+                    let size = style.fontSize * (shown.count > 2 ? 0.7 : shown.count == 2 ? 0.85 : 1)
                     out.append("<g>")
                     out.append("<title>\(escape(label))</title>")
                     out.append(#"<circle class="marble" cx="\#(n(cx))" cy="\#(n(y))" r="\#(n(style.marbleRadius))" fill="\#(color(for: label))" stroke="\#(style.ink)" stroke-width="1.5"/>"#)
-                    out.append(#"<text class="marble-label" x="\#(n(cx))" y="\#(n(y))" text-anchor="middle" dominant-baseline="central" font-size="\#(n(size))" fill="\#(style.ink)">\#(escape(shown))</text>"#)
+                    out.append(#"<text class="marble-label" x="\#(n(cx))" y="\#(n(y))" text-anchor="middle" dy="0.35em" font-size="\#(n(size))" fill="\#(style.ink)">\#(escape(shown))</text>"#)
                     out.append("</g>")
                 case .completed:
                     let h = style.marbleRadius + 2

@@ -23,32 +23,37 @@ extension ObservableType {
     /// ```
     @inlinable
     public func named(_ name: String) -> Observable<Element> {
-        NamedObservable(name: name, source: asObservable())
+        let source = asObservable()
+        // Built here, like every `Producer`, so that the event path is compiled for
+        // the caller's element type.
+        return NamedObservable(name: name) { observer in
+            let sink = NamedSink(name: name, observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
     }
 }
 
-/// The observable `named(_:)` returns; ``debug(_:trimOutput:file:line:function:)``
-/// recognises it to reuse the name.
+/// The observable `named(_:)` returns: a `Producer` that knows its name, so that
+/// ``debug(_:trimOutput:file:line:function:)`` can reuse it.
 @usableFromInline
 final class NamedObservable<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let name: String
 
     @usableFromInline
-    let source: Observable<Element>
+    let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
     @inlinable
-    init(name: String, source: Observable<Element>) {
+    init(name: String, subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
         self.name = name
-        self.source = source
+        self.subscribeHandler = subscribeHandler
         super.init()
     }
 
     @inlinable
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        let sink = NamedSink(name: name, observer: observer)
-        sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
-        return sink
+        subscribeHandler(observer)
     }
 }
 

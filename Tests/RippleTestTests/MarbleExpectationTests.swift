@@ -16,6 +16,15 @@ import XCTest
         #expect(assertSubscriptions(xs, "^-------!"))
     }
 
+    @Test func stringsAlignOnTheSubscriptionPoint() throws {
+        // The example of docs/Marbles.md.
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = try scheduler.createHotObservable("-a-^-b-|")
+        let res = scheduler.start { source.map { $0.uppercased() } }
+        #expect(assertMarbles(res,                             "   --B-|"))
+        #expect(assertSubscriptions(source,                    "   ^---!"))
+    }
+
     @Test func comparisonIsExpectFriendly() throws {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = try scheduler.createHotObservable("--a--b--|", values: ["a": 1, "b": 2])

@@ -238,7 +238,8 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The rows as aligned marble strings after their labels, then the legend of
-    /// placeholders for labels longer than one character.
+    /// placeholders for labels longer than one character, and a note when a marble
+    /// could not be drawn at its frame (see ``RenderedMarbles/isExact``).
     public func ascii() -> String {
         let drawing = MarbleRenderer.render(rows.map(\.timeline))
         let width = rows.map { $0.label.count }.max() ?? 0
@@ -247,7 +248,8 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
             let label = row.label + ":"
             return label + String(repeating: " ", count: width + 2 - label.count) + line
         }
-        return (lines + drawing.legendLines).joined(separator: "\n")
+        let note = drawing.isExact ? [] : ["  (approximate: some marbles are drawn after the group before them)"]
+        return (lines + drawing.legendLines + note).joined(separator: "\n")
     }
 
     /// ``ascii()``.

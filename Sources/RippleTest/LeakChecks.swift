@@ -1,0 +1,136 @@
+import Foundation
+import Ripple
+
+/// What ``assertNoLeaks(_:timeout:fileID:filePath:line:column:_:)`` checks.
+public enum LeakCheckScope: Sendable, Equatable {
+    /// ``allResources`` under XCTest (tests run one at a time), ``namedStreams``
+    /// under Swift Testing (tests run in parallel, so the global count moves with
+    /// other tests).
+    case automatic
+    /// Every Ripple resource: ``Resources/total`` must come back to its value
+    /// before the block, and no subscription of a named stream made in the block
+    /// may be alive. Only reliable when no other test runs at the same time.
+    case allResources
+    /// Only the subscriptions of named streams (`named(_:)`) made by the block:
+    /// exact even with tests running in parallel.
+    case namedStreams
+}
+
+/// Runs `body` and fails the current test if it leaves subscriptions alive,
+/// naming the named streams (`named(_:)`) that leaked.
+///
+/// ```swift
+/// assertNoLeaks {
+///     let bag = DisposeBag()
+///     relay.named("query").subscribe(onNext: { print($0) }).disposed(by: bag)
+/// }   // passes: the bag went away with the block
+///
+/// assertNoLeaks {
+///     _ = relay.named("query").subscribe(onNext: { print($0) })
+/// }   // fails: "query: 1 live subscription (#7)"
+/// ```
+///
+/// Subscriptions released on other threads are given `timeout` seconds to go.
+/// Works in XCTest (`XCTFail`) and Swift Testing (an `Issue` at the call site).
+/// Leaks are counted in debug builds only (see ``Resources``); in release builds
+/// the check passes.
+///
+/// - Returns: What `body` returned.
+@discardableResult
+public func assertNoLeaks<Result>(
+    _ scope: LeakCheckScope = .automatic, timeout: TimeInterval = 2,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    _ body: () throws -> Result
+) rethrows -> Result {
+    let check = LeakCheck(scope: scope, timeout: timeout)
+    let result = try check.tracker.run(body)
+    check.finish(at: AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+        if Thread.isMainThread {
+            _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002))
+        } else {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+    return result
+}
+
+/// ``assertNoLeaks(_:timeout:fileID:filePath:line:column:_:)`` for asynchronous
+/// code; subscriptions made by child tasks of `body` count too.
+@discardableResult
+public func assertNoLeaks<Result>(
+    _ scope: LeakCheckScope = .automatic, timeout: TimeInterval = 2,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
+) async rethrows -> Result {
+    let check = LeakCheck(scope: scope, timeout: timeout)
+    let result = try await check.tracker.run(isolation: isolation, body)
+    let location = AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    while let report = check.report() {
+        if check.isPastDeadline {
+            TestFailure.report(report, at: location)
+            break
+        }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    return result
+}
+
+final class LeakCheck: Sendable {
+    let tracker = NamedSubscriptionScope()
+    let checksAllResources: Bool
+    let startTotal: Int32
+    let deadline: Date
+
+    init(scope: LeakCheckScope, timeout: TimeInterval) {
+        switch scope {
+        case .automatic: checksAllResources = !TestFailure.isSwiftTesting
+        case .allResources: checksAllResources = true
+        case .namedStreams: checksAllResources = false
+        }
+        startTotal = Resources.total
+        deadline = Date().addingTimeInterval(timeout)
+    }
+
+    var isPastDeadline: Bool { Date() >= deadline }
+
+    func finish(at location: AssertionLocation, wait: () -> Void) {
+        while let report = report() {
+            if isPastDeadline {
+                TestFailure.report(report, at: location)
+                return
+            }
+            wait()
+        }
+    }
+
+    /// What leaked, or `nil` if nothing did.
+    func report() -> String? {
+        guard Resources.isTracking else { return nil }
+        let live = tracker.liveSubscriptions
+        let total = Resources.total
+        let extra = checksAllResources ? Int(total) - Int(startTotal) : 0
+        if live.isEmpty && extra <= 0 { return nil }
+
+        var lines = ["assertNoLeaks: the block left Ripple subscriptions alive"]
+        var byName: [(name: String, ids: [UInt64])] = []
+        for subscription in live {
+            if let index = byName.firstIndex(where: { $0.name == subscription.name }) {
+                byName[index].ids.append(subscription.id)
+            } else {
+                byName.append((subscription.name, [subscription.id]))
+            }
+        }
+        for (name, ids) in byName {
+            let count = ids.count == 1 ? "1 live subscription" : "\(ids.count) live subscriptions"
+            lines.append("  \(name): \(count) (\(ids.map { "#\($0)" }.joined(separator: ", ")))")
+        }
+        if extra > 0 {
+            lines.append("  Resources.total: \(extra) more than before the block (\(startTotal) → \(total))")
+            if live.isEmpty {
+                lines.append("  None of them belongs to a named stream: tag streams with .named(_:) to see which one leaked.")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,154 @@
+extension PrimitiveSequenceType where Trait == SingleTrait {
+    /// The observer of a ``Single``: call it once with `.success` or `.failure`.
+    public typealias SingleObserver = (SingleEvent<Element>) -> Void
+
+    /// Creates a `Single` from a subscription function that reports exactly one
+    /// outcome; later calls are ignored.
+    ///
+    /// ```swift
+    /// let answer = Single<Int>.create { observer in
+    ///     observer(.success(42))
+    ///     return Disposables.create()
+    /// }
+    /// // --(42|)
+    /// ```
+    public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable) -> Single<Element> {
+        let source = Observable<Element>.create { observer in
+            subscribe { event in
+                switch event {
+                case .success(let element):
+                    observer.on(.next(element))
+                    observer.on(.completed)
+                case .failure(let error):
+                    observer.on(.error(error))
+                }
+            }
+        }
+        return Single(raw: source)
+    }
+
+    /// Subscribes a closure that receives the outcome.
+    public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
+        var reported = false
+        return primitiveSequence.asObservable().subscribe { event in
+            // The first outcome wins; anything after it is ignored.
+            if reported { return }
+            switch event {
+            case .next(let element):
+                reported = true
+                observer(.success(element))
+            case .error(let error):
+                reported = true
+                observer(.failure(error))
+            case .completed:
+                if !reported {
+                    observer(.failure(RxError.noElements))
+                }
+            }
+        }
+    }
+
+    /// Subscribes handlers for the outcome. A failure without `onFailure` goes to
+    /// ``Hooks/defaultErrorHandler``; `onDisposed` runs once at the end.
+    ///
+    /// ```swift
+    /// api.user(id: 1)
+    ///     .subscribe(onSuccess: { print($0.name) }, onFailure: { print($0) })
+    ///     .disposed(by: bag)
+    /// ```
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil,
+        onFailure: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let callStack = onFailure == nil ? Hooks.captureCallStackIfNeeded() : []
+        // `onDisposed` runs once: after the outcome, or when disposed before it.
+        let disposed = Disposables.create(with: { onDisposed?() })
+        let disposable = subscribe { event in
+            defer { disposed.dispose() }
+            switch event {
+            case .success(let element):
+                onSuccess?(element)
+            case .failure(let error):
+                if let onFailure {
+                    onFailure(error)
+                } else {
+                    Hooks.reportUnhandledError(error, callStack: callStack)
+                }
+            }
+        }
+        return Disposables.create(disposable, disposed)
+    }
+
+    /// Deprecated spelling of ``subscribe(onSuccess:onFailure:onDisposed:)`` (its
+    /// `onError` is required, as in RxSwift, so that calls without it are not
+    /// ambiguous).
+    @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil,
+        onError: @escaping (Swift.Error) -> Void,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        subscribe(onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed)
+    }
+
+    /// Subscribes handlers that receive `object` (held weakly) as their first
+    /// argument; once `object` is gone, the outcome is ignored.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onFailure: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onSuccess: { [weak object] element in
+                guard let object else { return }
+                onSuccess?(object, element)
+            },
+            onFailure: onFailure.map { onFailure in
+                { [weak object] error in
+                    guard let object else { return }
+                    onFailure(object, error)
+                }
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+
+    /// A `Single` that succeeds with `element`.
+    ///
+    /// ```
+    /// just(1):  (1|)
+    /// ```
+    public static func just(_ element: Element) -> Single<Element> {
+        Single(raw: Observable.just(element))
+    }
+
+    /// A `Single` that succeeds with `element`, delivered on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Single<Element> {
+        Single(raw: Observable.just(element, scheduler: scheduler))
+    }
+
+    /// A `Single` that fails with `error`.
+    public static func error(_ error: Swift.Error) -> Single<Element> {
+        Single(raw: Observable.error(error))
+    }
+
+    /// A `Single` that never reports an outcome.
+    public static func never() -> Single<Element> {
+        Single(raw: Observable.never())
+    }
+
+    /// The `Single` as a ``Maybe``.
+    public func asMaybe() -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.asObservable())
+    }
+
+    /// The `Single` as a ``Completable``: its element is dropped.
+    public func asCompletable() -> Completable {
+        Completable(raw: primitiveSequence.asObservable().ignoreElements())
+    }
+}

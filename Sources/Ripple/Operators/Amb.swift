@@ -51,13 +51,16 @@ enum AmbFactory {
 
 /// The engine of `amb`. The race is decided by one compare-and-swap on `winner`;
 /// after that only the winner's events pass, and they are serialized by the
-/// winner's own contract, so no lock sits on the event path.
+/// winner's own contract, so no lock sits on the event path. The losers'
+/// subscriptions are removed from `subscriptions` (and so disposed) by the
+/// thread that won.
 final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
     /// The index of the winning source, or -1 while undecided.
     private let winner = Atomic<Int>(-1)
-    /// The subscription of each source; losers are dropped when the race is
-    /// decided.
-    private let subscriptions = LockedState<[CombiningSubscription<Element>?]>([])
+    private let subscriptions = CompositeDisposable()
+    /// The key of each source's subscription in `subscriptions`. Written in
+    /// `run(sources:)` before any source is subscribed, only read afterwards.
+    private var keys: [CompositeDisposable.DisposeKey?] = []
 
     func run(sources: [Observable<Element>]) {
         let inners = sources.indices.map { index in
@@ -65,7 +68,7 @@ final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
                 on(event, from: index)
             }
         }
-        subscriptions.withLock { $0 = inners }
+        keys = inners.map { subscriptions.insert($0) }
         for (index, source) in sources.enumerated() {
             // A source that won while being subscribed has disposed the others.
             if isDisposed || winner.load(ordering: .acquiring) != -1 { return }
@@ -79,7 +82,11 @@ final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
             let (exchanged, original) = winner.compareExchange(expected: -1, desired: index, ordering: .acquiringAndReleasing)
             if exchanged {
                 current = index
-                disposeSubscriptions(except: index)
+                for (loser, key) in keys.enumerated() where loser != index {
+                    if let key {
+                        subscriptions.remove(for: key)
+                    }
+                }
             } else {
                 current = original
             }
@@ -88,23 +95,7 @@ final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
         forward(event)
     }
 
-    private func disposeSubscriptions(except kept: Int?) {
-        let dropped = subscriptions.withLock { inners -> [CombiningSubscription<Element>] in
-            var dropped: [CombiningSubscription<Element>] = []
-            for index in inners.indices where index != kept {
-                if let inner = inners[index] {
-                    dropped.append(inner)
-                    inners[index] = nil
-                }
-            }
-            return dropped
-        }
-        for inner in dropped {
-            inner.dispose()
-        }
-    }
-
     override func disposeResources() {
-        disposeSubscriptions(except: nil)
+        subscriptions.dispose()
     }
 }

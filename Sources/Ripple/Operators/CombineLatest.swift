@@ -11,7 +11,7 @@ extension ObservableType {
     /// ```
     /// a:              --1-----2--------|
     /// b:              -----x-----y--|
-    /// combineLatest:  -----1x-2x-2y----|
+    /// combineLatest:  -----1x-2x-2y----|   (resultSelector: { "\($0[0])\($0[1])" })
     /// ```
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
@@ -31,7 +31,7 @@ extension ObservableType {
     /// ```
     /// a:              --1-----2--------|
     /// b:              -----x-----y--|
-    /// combineLatest:  -----[1,x]-[2,x]-[2,y]----|
+    /// combineLatest:  -----A--B--C-----|   A = [1, x], B = [2, x], C = [2, y]
     /// ```
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection

@@ -7,7 +7,7 @@ extension ObservableType {
     /// Completes when `second` completes. Fails as soon as either sequence fails.
     ///
     /// ```
-    /// self:          --1--2--|
+    /// self:           --1--2--|
     /// second:                 --3--|
     /// concat(second): --1--2----3--|
     /// ```
@@ -27,7 +27,7 @@ extension ObservableType {
     ///
     /// ```
     /// a:       --1--|
-    /// b:             --2--|
+    /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
     public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
@@ -43,7 +43,7 @@ extension ObservableType {
     ///
     /// ```
     /// a:       --1--|
-    /// b:             --2--|
+    /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
     public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Observable<Element>
@@ -59,7 +59,7 @@ extension ObservableType {
     ///
     /// ```
     /// a:       --1--|
-    /// b:             --2--|
+    /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
     public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
@@ -76,10 +76,10 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// Fails as soon as the outer sequence or an inner sequence fails.
     ///
     /// ```
-    /// outer:     --a--b-----------|
+    /// outer:     --a--b--------------|
     /// a:           --1---2|
-    /// b:              --3--4|        (subscribed when a completes)
-    /// concat():  ----1---2--3--4--|
+    /// b:                  --3--4|   (subscribed when a completes)
+    /// concat():  ----1---2--3--4-----|
     /// ```
     public func concat() -> Observable<Element.Element> {
         merge(maxConcurrent: 1)

@@ -8,10 +8,10 @@ extension ObservableType {
     /// every inner subscription are then disposed.
     ///
     /// ```
-    /// source:    --1--------2--------|
-    /// selector:    1 -> --a---b|
-    ///                       2 -> --c---d|
-    /// flatMap:   ----a---b----c---d--|
+    /// source:   --1--------2-------|
+    /// inner 1:    --a---b|
+    /// inner 2:             --c---d|
+    /// flatMap:  ----a---b----c---d-|
     /// ```
     public func flatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
@@ -33,10 +33,10 @@ extension ObservableType {
     /// Fails as soon as the source, the inner sequence or `selector` fails.
     ///
     /// ```
-    /// source:        --1--2-----3--|
-    /// selector:        1 -> --a---b|
-    ///                           3 -> --c|
-    /// flatMapFirst:  ----a---b-----c|
+    /// source:        --1--2------3----|
+    /// inner 1:         --a---b|
+    /// inner 3:                   --c|
+    /// flatMapFirst:  ----a---b-----c--|   (2 arrived while inner 1 was active)
     /// ```
     public func flatMapFirst<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
@@ -59,10 +59,10 @@ extension ObservableType {
     /// `selector` fails.
     ///
     /// ```
-    /// source:         --1-----2-----------|
-    /// selector:         1 -> --a---b---c|
-    ///                         2 -> --d---e|
-    /// flatMapLatest:  ----a-----d---e-----|
+    /// source:         --1----2-----------|
+    /// inner 1:          --a----b---c|
+    /// inner 2:               --d---e|
+    /// flatMapLatest:  ----a----d---e-----|   (inner 1 is disposed when 2 arrives)
     /// ```
     public func flatMapLatest<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
@@ -84,10 +84,10 @@ extension ObservableType {
     /// soon as the source, an inner sequence or `selector` fails.
     ///
     /// ```
-    /// source:     --1--2-----------------|
-    /// selector:     1 -> --a---b|
-    ///                       2 -> --c---d|     (subscribed when 1's completes)
-    /// concatMap:  ----a---b----c---d-----|
+    /// source:     --1--2--|
+    /// inner 1:      --a---b|
+    /// inner 2:             --c---d|   (subscribed when inner 1 completes)
+    /// concatMap:  ----a---b--c---d|
     /// ```
     public func concatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source

@@ -7,10 +7,10 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// is then disposed.
     ///
     /// ```
-    /// outer:    --a--------b--------|
+    /// outer:    --a------b----------|
     /// a:          --1-----2--|
-    /// b:                   --3----4--|
-    /// merge():  ----1-----2--3----4--|
+    /// b:                 --3----4--|
+    /// merge():  ----1-----23----4---|
     /// ```
     public func merge() -> Observable<Element.Element> {
         let source = asObservable()
@@ -34,8 +34,8 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// ```
     /// outer:                    --a--b--------------|
     /// a:                          --1---2|
-    /// b:                             --3--4|            (subscribed when a completes)
-    /// merge(maxConcurrent: 1):  ----1---2--3--4|
+    /// b:                                 --3--4|   (subscribed when a completes)
+    /// merge(maxConcurrent: 1):  ----1---2--3--4-----|
     /// ```
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         guard maxConcurrent > 0 else {

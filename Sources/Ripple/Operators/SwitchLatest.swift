@@ -7,10 +7,10 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// inner sequence fails.
     ///
     /// ```
-    /// outer:          --a-----b-----------|
-    /// a:                --1---2---3|
+    /// outer:           --a----b-----------|
+    /// a:                 --1----2---3|
     /// b:                      --4---5|
-    /// switchLatest(): ----1-----4---5-----|
+    /// switchLatest():  ----1----4---5-----|   (a is disposed when b arrives)
     /// ```
     public func switchLatest() -> Observable<Element.Element> {
         let source = asObservable()

@@ -12,7 +12,7 @@ extension ObservableType {
     /// ```
     /// a:    --1-----2--3--|
     /// b:    -----x--------y--z--|
-    /// zip:  -----1x-------2y-3z-|
+    /// zip:  -----1x-------2y-3z-|   (resultSelector: { "\($0[0])\($0[1])" })
     /// ```
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
@@ -32,7 +32,7 @@ extension ObservableType {
     /// ```
     /// a:    --1-----2--3--|
     /// b:    -----x--------y--z--|
-    /// zip:  -----[1,x]----[2,y]-[3,z]-|
+    /// zip:  -----A--------B--C--|   A = [1, x], B = [2, y], C = [3, z]
     /// ```
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection

@@ -126,6 +126,20 @@ final class CombineLatestTests: RippleTestCase {
         XCTAssertFalse(other.hasObservers)
     }
 
+    func testDownstreamDisposalMidDeliveryStopsTheSources() {
+        let a = PublishSubject<Int>()
+        let b = PublishSubject<Int>()
+        var values: [Int] = []
+        let subscription = Observable.combineLatest(a, b, resultSelector: +).take(2).subscribe(onNext: { values.append($0) })
+        a.onNext(1)
+        b.onNext(10)
+        a.onNext(2)
+        XCTAssertEqual(values, [11, 12])
+        XCTAssertFalse(a.hasObservers)
+        XCTAssertFalse(b.hasObservers)
+        subscription.dispose()
+    }
+
     // MARK: Arities
 
     func testEveryArityInBothForms() {

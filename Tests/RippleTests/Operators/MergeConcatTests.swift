@@ -136,6 +136,23 @@ final class MergeConcatTests: RippleTestCase {
         XCTAssertEqual(recorder.values, [.next(1), .next(3), .next(2), .next(4), .completed])
     }
 
+    func testDownstreamDisposalStopsEverySource() {
+        var disposed = 0
+        func source(_ values: Int...) -> Observable<Int> {
+            Observable.from(values).do(onDispose: { disposed += 1 })
+        }
+        XCTAssertEqual(record(Observable.merge(source(1, 2), source(3, 4)).take(2)).0.values, [.next(1), .next(3), .completed])
+        XCTAssertEqual(disposed, 2)
+        disposed = 0
+        XCTAssertEqual(record(Observable.of(1, 2).flatMap { source($0, $0 * 10) }.take(3)).0.values,
+                       [.next(1), .next(10), .next(2), .completed])
+        XCTAssertEqual(disposed, 2)
+        disposed = 0
+        XCTAssertEqual(record(Observable.concat(source(1, 2), source(3, 4)).take(3)).0.values,
+                       [.next(1), .next(2), .next(3), .completed])
+        XCTAssertEqual(disposed, 2)
+    }
+
     // MARK: concat
 
     func testConcatSecondStartsWhenFirstCompletes() {

@@ -1,0 +1,169 @@
+extension ObservableType {
+    /// Combines the latest element of every source with `resultSelector` each time
+    /// any source emits, once every source has emitted at least once.
+    ///
+    /// Completes when every source has completed, or as soon as a source completes
+    /// without having emitted anything (no combination can ever be produced). An
+    /// empty collection gives `resultSelector([])` and completes at once. Fails as
+    /// soon as a source fails or `resultSelector` throws; every source is then
+    /// disposed.
+    ///
+    /// ```
+    /// a:              --1-----2--------|
+    /// b:              -----x-----y--|
+    /// combineLatest:  -----1x-2x-2y----|   (resultSelector: { "\($0[0])\($0[1])" })
+    /// ```
+    public static func combineLatest<Collection: Swift.Collection>(
+        _ collection: Collection,
+        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
+    ) -> Observable<Element> where Collection.Element: ObservableType {
+        CombineLatestFactory.collection(collection.map { $0.asObservable() }).map(resultSelector)
+    }
+
+    /// Emits an array of the latest element of every source (in the collection's
+    /// order) each time any source emits, once every source has emitted at least
+    /// once.
+    ///
+    /// Completes when every source has completed, or as soon as a source completes
+    /// without having emitted anything. An empty collection gives `[]` and
+    /// completes at once. Fails as soon as a source fails.
+    ///
+    /// ```
+    /// a:              --1-----2--------|
+    /// b:              -----x-----y--|
+    /// combineLatest:  -----A--B--C-----|   A = [1, x], B = [2, x], C = [2, y]
+    /// ```
+    public static func combineLatest<Collection: Swift.Collection>(
+        _ collection: Collection
+    ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
+        CombineLatestFactory.collection(collection.map { $0.asObservable() })
+    }
+}
+
+/// Builds the combineLatest observables. The sink emits snapshots of the latest
+/// values; a result selector, which is user code, is applied by a `map`
+/// downstream of the sink: serialized, in order, and outside any lock.
+enum CombineLatestFactory {
+    static func collection<Element>(_ sources: [Observable<Element>]) -> Observable<[Element]> {
+        if sources.isEmpty {
+            return .just([])
+        }
+        let count = sources.count
+        return Producer { observer in
+            let sink = CombineLatestSink<[Element?], [Element]>(
+                arity: count, values: Array(repeating: nil, count: count), rule: .collection,
+                snapshot: { $0.map { $0! } }, observer: observer)
+            for (index, source) in sources.enumerated() {
+                sink.subscribe(source, index: index) { $0[index] = $1 }
+            }
+            return sink
+        }
+    }
+}
+
+struct CombineLatestState<Values> {
+    var values: Values
+    var hasValue: [Bool]
+    var isDone: [Bool]
+    var valueCount = 0
+    var doneCount = 0
+    /// A terminal event has been put in the outbox.
+    var terminated = false
+
+    init(values: Values, arity: Int) {
+        self.values = values
+        hasValue = Array(repeating: false, count: arity)
+        isDone = Array(repeating: false, count: arity)
+    }
+}
+
+/// The engine of every `combineLatest`: keeps the latest value of each source in
+/// `Values` (a tuple of optionals, or an array for the collection forms) and
+/// emits a `Snapshot` of them.
+///
+/// Completion follows RxSwift: when every source has completed; when a source
+/// emits while all the others have completed without every source having a
+/// value; and, for the collection forms only, as soon as a source completes
+/// without ever having emitted.
+final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestState<Values>, Snapshot>, @unchecked Sendable {
+    enum CompletionRule: Equatable {
+        /// RxSwift's `combineLatest(_:_:...)`.
+        case arity
+        /// RxSwift's `combineLatest(_ collection:)`: also completes as soon as a
+        /// source completes empty.
+        case collection
+    }
+
+    private let arity: Int
+    private let rule: CompletionRule
+    private let snapshot: (Values) -> Snapshot
+    private let subscriptions = CompositeDisposable()
+
+    init(arity: Int, values: Values, rule: CompletionRule, snapshot: @escaping (Values) -> Snapshot, observer: AnyObserver<Snapshot>) {
+        self.arity = arity
+        self.rule = rule
+        self.snapshot = snapshot
+        super.init(state: CombineLatestState(values: values, arity: arity), observer: observer)
+    }
+
+    /// Subscribes to the source at `index`; `store` writes its element into the
+    /// values.
+    func subscribe<Source>(_ source: Observable<Source>, index: Int, store: @escaping (inout Values, Source) -> Void) {
+        let inner = CombiningSubscription<Source> { [self] event, inner in
+            on(event, index: index, from: inner, store: store)
+        }
+        guard let key = subscriptions.insert(inner) else { return }
+        inner.key = key
+        inner.subscribe(to: source)
+    }
+
+    private func on<Source>(
+        _ event: Event<Source>, index: Int, from inner: CombiningSubscription<Source>, store: (inout Values, Source) -> Void
+    ) {
+        switch event {
+        case .next(let element):
+            let arity = arity
+            update { state, outbox in
+                guard !state.terminated else { return }
+                store(&state.values, element)
+                if !state.hasValue[index] {
+                    state.hasValue[index] = true
+                    state.valueCount += 1
+                }
+                if state.valueCount == arity {
+                    outbox.next(snapshot(state.values))
+                } else if state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1 {
+                    // Every other source has completed and one of them never
+                    // emitted: no combination can ever be produced.
+                    state.terminated = true
+                    outbox.terminate(.completed)
+                }
+            }
+        case .error(let error):
+            update { state, outbox in
+                guard !state.terminated else { return }
+                state.terminated = true
+                outbox.terminate(.error(error))
+            }
+        case .completed:
+            let arity = arity
+            let rule = rule
+            update { state, outbox in
+                guard !state.terminated && !state.isDone[index] else { return }
+                state.isDone[index] = true
+                state.doneCount += 1
+                if state.doneCount == arity || (rule == .collection && !state.hasValue[index]) {
+                    state.terminated = true
+                    outbox.terminate(.completed)
+                }
+            }
+            if let key = inner.key {
+                subscriptions.remove(for: key)
+            }
+        }
+    }
+
+    override func disposeResources() {
+        subscriptions.dispose()
+    }
+}

@@ -1,0 +1,358 @@
+extension ObservableType where Element: ObservableConvertibleType {
+    /// Subscribes to every inner sequence as soon as it arrives and forwards the
+    /// elements of all of them as they come.
+    ///
+    /// Completes when the outer sequence and every inner sequence have completed.
+    /// Fails as soon as the outer sequence or any inner sequence fails; everything
+    /// is then disposed.
+    ///
+    /// ```
+    /// outer:    --a------b----------|
+    /// a:          --1-----2--|
+    /// b:                 --3----4--|
+    /// merge():  ----1-----23----4---|
+    /// ```
+    public func merge() -> Observable<Element.Element> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = MergeSink<Element, Element.Element>(mode: .all, selector: { $0.asObservable() }, observer: observer)
+            sink.run(outer: source)
+            return sink
+        }
+    }
+
+    /// Like ``merge()``, but subscribes to at most `maxConcurrent` inner sequences
+    /// at a time; the others wait, in arrival order, until one completes.
+    ///
+    /// `merge(maxConcurrent: 1)` is ``concat()``. A `maxConcurrent` of zero or less
+    /// fails with `RxError.argumentOutOfRange`.
+    ///
+    /// Completes when the outer sequence and every inner sequence (running or
+    /// waiting) have completed. Fails as soon as the outer sequence or any inner
+    /// sequence fails.
+    ///
+    /// ```
+    /// outer:                    --a--b--------------|
+    /// a:                          --1---2|
+    /// b:                                 --3--4|   (subscribed when a completes)
+    /// merge(maxConcurrent: 1):  ----1---2--3--4-----|
+    /// ```
+    public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
+        guard maxConcurrent > 0 else {
+            return .error(RxError.argumentOutOfRange)
+        }
+        let source = asObservable()
+        return Producer { observer in
+            let sink = MergeSink<Element, Element.Element>(
+                mode: .limited(maxConcurrent), selector: { $0.asObservable() }, observer: observer)
+            sink.run(outer: source)
+            return sink
+        }
+    }
+}
+
+extension ObservableType {
+    /// Subscribes to all `sources` at once and forwards their elements as they
+    /// come.
+    ///
+    /// Completes when every source has completed (at once for an empty
+    /// collection). Fails as soon as one source fails; the others are then
+    /// disposed.
+    ///
+    /// ```
+    /// a:         --1-----3--|
+    /// b:         ----2--------4--|
+    /// merge:     --1-2---3----4--|
+    /// ```
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Observable<Element>
+    where Collection.Element == Observable<Element> {
+        mergeSources(Array(sources))
+    }
+
+    /// Subscribes to all `sources` at once and forwards their elements as they
+    /// come.
+    ///
+    /// Completes when every source has completed (at once for an empty array).
+    /// Fails as soon as one source fails; the others are then disposed.
+    ///
+    /// ```
+    /// a:         --1-----3--|
+    /// b:         ----2--------4--|
+    /// merge:     --1-2---3----4--|
+    /// ```
+    public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
+        mergeSources(sources)
+    }
+
+    /// Subscribes to all `sources` at once and forwards their elements as they
+    /// come.
+    ///
+    /// Completes when every source has completed (at once when there is none).
+    /// Fails as soon as one source fails; the others are then disposed.
+    ///
+    /// ```
+    /// a:         --1-----3--|
+    /// b:         ----2--------4--|
+    /// merge:     --1-2---3----4--|
+    /// ```
+    public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
+        mergeSources(sources)
+    }
+
+    static func mergeSources(_ sources: [Observable<Element>]) -> Observable<Element> {
+        Producer { observer in
+            let sink = MergeSink<Element, Element>(mode: .all, selector: { .just($0) }, observer: observer)
+            sink.run(sources: sources)
+            return sink
+        }
+    }
+}
+
+/// The subscription to one upstream of a multi-source operator: it subscribes to
+/// its source and hands each event, with itself, to the operator's handler.
+///
+/// The handler usually holds the operator's sink, and the sink holds this object
+/// (in a `CompositeDisposable` or `SerialDisposable`); the cycle is broken when
+/// the sink disposes its group, or removes this object from it.
+final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendable {
+    private let handler: (Event<Element>, CombiningSubscription<Element>) -> Void
+
+    /// The key in the owner's `CompositeDisposable`. Written before `subscribe(to:)`,
+    /// read only by the event handler afterwards.
+    var key: CompositeDisposable.DisposeKey?
+
+    init(handler: @escaping (Event<Element>, CombiningSubscription<Element>) -> Void) {
+        self.handler = handler
+        super.init()
+    }
+
+    /// Subscribes to `source`; events arriving after this object was disposed are
+    /// dropped.
+    func subscribe(to source: Observable<Element>) {
+        setUpstream(source.subscribe(sink: AnyObserver { self.on($0) }))
+    }
+
+    private func on(_ event: Event<Element>) {
+        if !isDisposed {
+            handler(event, self)
+        }
+    }
+}
+
+struct MergeState<Element> {
+    /// Inner sequences subscribed (or reserved, for `flatMapFirst`) and not yet
+    /// completed.
+    var active = 0
+    var outerDone = false
+    /// A terminal event has been put in the outbox.
+    var terminated = false
+    /// Inner sequences waiting for a free slot (`merge(maxConcurrent:)`, `concatMap`).
+    var queue = RingBuffer<Observable<Element>>()
+    /// A thread is running ``MergeSink/subscribeQueued()``.
+    var isSubscribing = false
+}
+
+/// The engine of `flatMap`, `flatMapFirst`, `concatMap`, `merge()`,
+/// `merge(maxConcurrent:)`, `concat()` and the static `merge`.
+///
+/// Each outer element is mapped (outside any lock; the outer sequence is
+/// serialized, so the selector never runs concurrently with itself) to an inner
+/// sequence, which is subscribed, dropped or queued depending on the mode. Inner
+/// subscriptions live in `group`; events leave through the serializing outbox.
+///
+/// Queued inner sequences are subscribed by a loop that one thread at a time
+/// runs: an inner sequence that completes while being subscribed (synchronous
+/// sources) frees its slot, and the loop picks the next one instead of recursing,
+/// so `concatMap` over many synchronous sequences uses constant stack.
+final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Element>, Element>, @unchecked Sendable {
+    enum Mode {
+        /// Subscribe to every inner sequence at once (`flatMap`, `merge`).
+        case all
+        /// Drop outer elements while an inner sequence is active (`flatMapFirst`).
+        case first
+        /// At most this many inner sequences at a time; the rest wait in order.
+        case limited(Int)
+    }
+
+    private enum LimitedAction {
+        case none, subscribe, startLoop
+    }
+
+    private let mode: Mode
+    private let maxConcurrent: Int
+    private let selector: (SourceElement) throws -> Observable<Element>
+    private let group = CompositeDisposable()
+
+    init(mode: Mode, selector: @escaping (SourceElement) throws -> Observable<Element>, observer: AnyObserver<Element>) {
+        self.mode = mode
+        if case .limited(let limit) = mode {
+            maxConcurrent = limit
+        } else {
+            maxConcurrent = .max
+        }
+        self.selector = selector
+        super.init(state: MergeState(), observer: observer)
+    }
+
+    /// Subscribes to the outer sequence.
+    func run(outer: Observable<SourceElement>) {
+        setUpstream(outer.subscribe(sink: AnyObserver { self.outerOn($0) }))
+    }
+
+    /// Subscribes to a fixed list of sources (the static `merge`).
+    func run(sources: [Observable<Element>]) {
+        let count = sources.count
+        update { state, outbox in
+            state.outerDone = true
+            state.active = count
+            if count == 0 {
+                state.terminated = true
+                outbox.terminate(.completed)
+            }
+        }
+        for source in sources {
+            if isDisposed || withState({ $0.terminated }) { return }
+            subscribeInner(source)
+        }
+    }
+
+    private func outerOn(_ event: Event<SourceElement>) {
+        switch event {
+        case .next(let element):
+            outerNext(element)
+        case .error(let error):
+            fail(error)
+        case .completed:
+            update { state, outbox in
+                state.outerDone = true
+                if !state.terminated && state.active == 0 && state.queue.isEmpty {
+                    state.terminated = true
+                    outbox.terminate(.completed)
+                }
+            }
+        }
+    }
+
+    private func outerNext(_ element: SourceElement) {
+        if isDisposed { return }
+        if case .first = mode {
+            let accepted = update { state, _ -> Bool in
+                if state.terminated || state.active > 0 { return false }
+                state.active += 1
+                return true
+            }
+            if !accepted { return }
+        }
+        let inner: Observable<Element>
+        do {
+            inner = try selector(element)
+        } catch {
+            fail(error)
+            return
+        }
+        switch mode {
+        case .first:
+            subscribeInner(inner)
+        case .all:
+            let accepted = update { state, _ -> Bool in
+                if state.terminated { return false }
+                state.active += 1
+                return true
+            }
+            if accepted {
+                subscribeInner(inner)
+            }
+        case .limited:
+            let maxConcurrent = maxConcurrent
+            let action = update { state, _ -> LimitedAction in
+                if state.terminated { return .none }
+                if !state.isSubscribing && state.queue.isEmpty && state.active < maxConcurrent {
+                    state.active += 1
+                    return .subscribe
+                }
+                state.queue.append(inner)
+                if state.isSubscribing { return .none }
+                state.isSubscribing = true
+                return .startLoop
+            }
+            switch action {
+            case .none: break
+            case .subscribe: subscribeInner(inner)
+            case .startLoop: subscribeQueued()
+            }
+        }
+    }
+
+    /// Subscribes to waiting inner sequences while slots are free. One thread at a
+    /// time runs this loop (`isSubscribing`); others leave their work in the queue.
+    private func subscribeQueued() {
+        let maxConcurrent = maxConcurrent
+        while true {
+            let next = update { state, _ -> Observable<Element>? in
+                if !state.terminated && state.active < maxConcurrent, let next = state.queue.popFirst() {
+                    state.active += 1
+                    return next
+                }
+                state.isSubscribing = false
+                return nil
+            }
+            guard let next else { return }
+            subscribeInner(next)
+        }
+    }
+
+    private func subscribeInner(_ source: Observable<Element>) {
+        let inner = CombiningSubscription<Element> { [self] event, inner in
+            innerOn(event, from: inner)
+        }
+        guard let key = group.insert(inner) else { return }
+        inner.key = key
+        inner.subscribe(to: source)
+    }
+
+    private func innerOn(_ event: Event<Element>, from inner: CombiningSubscription<Element>) {
+        switch event {
+        case .next(let element):
+            update { state, outbox in
+                if !state.terminated {
+                    outbox.next(element)
+                }
+            }
+        case .error(let error):
+            fail(error)
+        case .completed:
+            if let key = inner.key {
+                group.remove(for: key)
+            }
+            let startLoop = update { state, outbox -> Bool in
+                state.active -= 1
+                if state.terminated { return false }
+                if state.queue.isEmpty {
+                    if state.outerDone && state.active == 0 {
+                        state.terminated = true
+                        outbox.terminate(.completed)
+                    }
+                    return false
+                }
+                if state.isSubscribing { return false }
+                state.isSubscribing = true
+                return true
+            }
+            if startLoop {
+                subscribeQueued()
+            }
+        }
+    }
+
+    private func fail(_ error: Swift.Error) {
+        update { state, outbox in
+            if state.terminated { return }
+            state.terminated = true
+            outbox.terminate(.error(error))
+        }
+    }
+
+    override func disposeResources() {
+        group.dispose()
+    }
+}

@@ -10,8 +10,10 @@ extension ObservableType {
     /// `RxError.argumentOutOfRange`.
     ///
     /// ```
-    /// source:                                    --1-2-3----4-----|
-    /// buffer(timeSpan: 6, count: 2, scheduler):  ----[1,2]-[3]---[4]-(|) ... ([] if nothing)
+    /// source:                                     --1--2--3-----------4---|
+    /// buffer(timeSpan: 10, count: 2, scheduler):  -----a---------b--------(c|)
+    ///
+    /// a = [1, 2] (count reached), b = [3] (time), c = [4] (completion)
     /// ```
     public func buffer(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
         guard count > 0 else { return .error(RxError.argumentOutOfRange) }

@@ -38,9 +38,9 @@ extension ObservableType {
     /// subscriber, and resubscription never grows the stack.
     ///
     /// ```
-    /// first:                      --1--#
-    /// second:                          --2--|
-    /// catch(sequence: [first, second]):  --1----2--|
+    /// first:                              --1--#
+    /// second:                                  --2--|
+    /// catch(sequence: [first, second]):   --1----2--|
     /// ```
     public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {

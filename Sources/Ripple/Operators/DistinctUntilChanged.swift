@@ -37,8 +37,8 @@ extension ObservableType {
     /// throws.
     ///
     /// ```
-    /// source:                                    --1--3--4--6--|
-    /// distinctUntilChanged { $0 % 2 == $1 % 2 }: --1-----4-----|
+    /// source:                                      --1--3--4--6--|
+    /// distinctUntilChanged { $0 % 2 == $1 % 2 }:   --1-----4-----|
     /// ```
     @inlinable
     public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {

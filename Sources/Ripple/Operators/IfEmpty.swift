@@ -25,9 +25,9 @@ extension ObservableType {
     /// to.
     ///
     /// ```
-    /// source:                  -----|
-    /// other:                        --7--8--|
-    /// ifEmpty(switchTo: other): -------7--8--|
+    /// source:                     -----|
+    /// other:                             --7--8--|
+    /// ifEmpty(switchTo: other):     -------7--8--|
     /// ```
     public func ifEmpty(switchTo other: Observable<Element>) -> Observable<Element> {
         let source = asObservable()

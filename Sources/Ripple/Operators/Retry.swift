@@ -54,8 +54,11 @@ extension ObservableType {
     /// completion completes the result and its error fails it.
     ///
     /// ```
-    /// source (cold):                                    --1--#
-    /// retry(when: { $0.delay(2, scheduler: s).take(1) }):  --1------1--#... then |
+    /// source (cold):                                          --1--#
+    /// retry(when: { $0.delay(.seconds(2), scheduler: s).take(1) }):
+    ///                                                         --1------1--|
+    ///
+    /// (the first error retries 2 later; the second finds the handler completed)
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType, Failure: Swift.Error>(
         when notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable
@@ -71,8 +74,8 @@ extension ObservableType {
     /// Like the typed `retry(when:)`, with the handler receiving every error.
     ///
     /// ```
-    /// source (cold):                            --1--#
-    /// retry(when: { $0.take(1) }) :             --1----1--#... then |
+    /// source (cold):                 --1--#
+    /// retry(when: { $0.take(1) }):   --1----1--|
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType>(
         when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable

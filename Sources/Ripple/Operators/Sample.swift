@@ -8,10 +8,10 @@ extension ObservableType {
     /// alone does not end it). Fails when the source or `sampler` fails.
     ///
     /// ```
-    /// source:                    --1--2-----3-----|
-    /// sampler:                   ------x--x--x--x---x--
-    /// sample(sampler):           ------2-----3------(|)
-    /// sample(sampler, defaultValue: 0): ------2--0--3--0---(0|)
+    /// source:                             --1--2-----3-----|
+    /// sampler:                            ------x--x--x--x---x--
+    /// sample(sampler):                    ------2-----3------|
+    /// sample(sampler, defaultValue: 0):   ------2--0--3--0---(0|)
     /// ```
     public func sample<Source: ObservableConvertibleType>(_ sampler: Source, defaultValue: Element? = nil) -> Observable<Element> {
         let source = asObservable()

@@ -18,8 +18,8 @@ extension ObservableType {
     /// returns `true` (the others are dropped). Fails when `predicate` throws.
     ///
     /// ```
-    /// source:                   --1--2--3--|
-    /// single { $0.isMultiple(of: 2) }: -----2-----|
+    /// source:                           --1--2--3--|
+    /// single { $0.isMultiple(of: 2) }:  -----2-----|
     /// ```
     public func single(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()

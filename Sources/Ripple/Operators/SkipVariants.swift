@@ -54,9 +54,9 @@ extension ObservableType {
     /// subscription ends without any event.
     ///
     /// ```
-    /// source:             --1--2--3--4--|
-    /// other:              -------x------
-    /// skip(until: other): --------3--4--|
+    /// source:               --1--2--3--4--|
+    /// other:                -------x------
+    /// skip(until: other):   --------3--4--|
     /// ```
     public func skip<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
         let source = asObservable()

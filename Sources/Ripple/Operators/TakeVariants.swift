@@ -46,9 +46,9 @@ extension ObservableType {
     /// Fails with the source or when `predicate` throws.
     ///
     /// ```
-    /// source:                                       --1--2--5--1--|
-    /// take(while: { $0 < 3 }):                      --1--2--|
-    /// take(while: { $0 < 3 }, behavior: .inclusive): --1--2--(5|)
+    /// source:                                          --1--2--5--1--|
+    /// take(while: { $0 < 3 }):                         --1--2--|
+    /// take(while: { $0 < 3 }, behavior: .inclusive):   --1--2--(5|)
     /// ```
     @inlinable
     public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
@@ -62,9 +62,9 @@ extension ObservableType {
     /// Fails with the source or when `predicate` throws.
     ///
     /// ```
-    /// source:                                        --1--2--5--1--|
-    /// take(until: { $0 > 3 }):                       --1--2--|
-    /// take(until: { $0 > 3 }, behavior: .inclusive): --1--2--(5|)
+    /// source:                                          --1--2--5--1--|
+    /// take(until: { $0 > 3 }):                         --1--2--|
+    /// take(until: { $0 > 3 }, behavior: .inclusive):   --1--2--(5|)
     /// ```
     @inlinable
     public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
@@ -86,9 +86,9 @@ extension ObservableType {
     /// source is not subscribed at all.
     ///
     /// ```
-    /// source:            --1--2--3--4--|
-    /// other:             --------x-----
-    /// take(until: other):--1--2--|
+    /// source:               --1--2--3--4--|
+    /// other:                --------x-----
+    /// take(until: other):   --1--2--|
     /// ```
     public func take<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
         let source = asObservable()

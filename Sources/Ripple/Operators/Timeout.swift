@@ -7,7 +7,7 @@ extension ObservableType {
     ///
     /// ```
     /// source:                  --1--2---------3--|
-    /// timeout(5, scheduler):   --1--2-----#          (RxError.timeout)
+    /// timeout(5, scheduler):   --1--2----#           (RxError.timeout)
     /// ```
     public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         timeout(dueTime, other: Observable<Element>.error(RxError.timeout), scheduler: scheduler)
@@ -19,8 +19,8 @@ extension ObservableType {
     ///
     /// ```
     /// source:                         --1--2---------3--|
-    /// other:                                     a--b--|
-    /// timeout(5, other:, scheduler):  --1--2-----a--b--|
+    /// other:                                    a--b--|
+    /// timeout(5, other:, scheduler):  --1--2----a--b--|
     /// ```
     public func timeout<Source: ObservableConvertibleType>(
         _ dueTime: RxTimeInterval, other: Source, scheduler: SchedulerType

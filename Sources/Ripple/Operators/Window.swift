@@ -13,9 +13,9 @@ extension ObservableType {
     /// ```
     /// source:                                     --1-2-3------4--|
     /// window(timeSpan: 6, count: 2, scheduler):   A---B-----C-----|
-    /// A:                                          --1-2|
-    /// B:                                              --3---|
-    /// C:                                                    ---4--|
+    /// A (closed by count):                        --1-(2|)
+    /// B (closed by time):                             --3---|
+    /// C (closed by completion):                             ---4--|
     /// ```
     public func window(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         guard count > 0 else { return .error(RxError.argumentOutOfRange) }

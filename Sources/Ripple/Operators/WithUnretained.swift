@@ -6,8 +6,8 @@ extension ObservableType {
     /// Completes and fails with the source otherwise.
     ///
     /// ```
-    /// source:                                      --1--2--3--
-    /// withUnretained(self) { ($0.name, $1) }:      --("a",1)--("a",2)--|   (self gone before 3)
+    /// source:                                  --1--------2--------3--
+    /// withUnretained(self) { ($0.name, $1) }:  --("a",1)--("a",2)--|    (self gone before 3)
     /// ```
     public func withUnretained<Object: AnyObject, Out>(
         _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
@@ -22,6 +22,11 @@ extension ObservableType {
 
     /// Pairs each element with `obj`, held weakly; completes when an element
     /// arrives after `obj` has been deallocated.
+    ///
+    /// ```
+    /// source:                --1------2--3--
+    /// withUnretained(owner): --(o,1)--(o,2)--|    (owner deallocated before 3)
+    /// ```
     ///
     /// ```swift
     /// button.taps

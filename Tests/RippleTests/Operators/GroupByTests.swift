@@ -142,6 +142,22 @@ final class GroupByTests: RippleTestCase {
         XCTAssertTrue(log.groups.isEmpty)
     }
 
+    func testReentrantElementFromGroupObserver() {
+        let subject = PublishSubject<Int>()
+        var values: [String] = []
+        let bag = DisposeBag()
+        subject.groupBy { $0 % 2 }.subscribe(onNext: { group in
+            group.subscribe(onNext: { value in
+                values.append("\(group.key):\(value)")
+                if value < 4 { subject.onNext(value + 1) }
+            }).disposed(by: bag)
+        }).disposed(by: bag)
+        subject.onNext(1)
+        XCTAssertEqual(values, ["1:1", "0:2", "1:3", "0:4"])
+        // The subscriptions capture `bag`: completing releases them.
+        subject.onCompleted()
+    }
+
     func testSynchronousSource() {
         var values: [String] = []
         let bag = DisposeBag()

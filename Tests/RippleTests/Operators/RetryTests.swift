@@ -150,6 +150,14 @@ final class RetryWhenTests: RippleTestCase {
         XCTAssertEqual(res.events, [.next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .error(250, testError2)])
     }
 
+    func testHandlerThatFinishedBeforeAnyErrorCompletesAtTheFirstError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = makeSource(scheduler)
+        let res = scheduler.start { xs.retry(when: { (_: Observable<Error>) in Observable.just(()) }) }
+        XCTAssertEqual(res.events, [.next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(250)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
+    }
+
     func testSourceCompletingIsNotRetried() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, 1), .completed(20)])

@@ -68,6 +68,14 @@ final class SampleTests: RippleTestCase {
         XCTAssertEqual(scheduler.start { xs.sample(ys) }.events, [.next(230, 1), .next(240, 2)])
     }
 
+    func testEmptySourceCompletesAtNextSample() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([Recorded<Event<Int>>.completed(250)])
+        let ys = scheduler.createHotObservable([.next(240, "a"), .next(260, "b"), .next(270, "c")])
+        XCTAssertEqual(scheduler.start { xs.sample(ys) }.events, [.completed(260)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(200, 260)])
+    }
+
     func testEachElementSampledOnce() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1)])

@@ -1,0 +1,71 @@
+extension ObservableType {
+    /// Passes on an element only after `dueTime` has passed without the source
+    /// sending another one; each new element restarts the wait and replaces the
+    /// pending one.
+    ///
+    /// When the source completes, the pending element (if any) is passed on at
+    /// once, then the completion. When the source fails, the pending element is
+    /// dropped and the error passed on at once.
+    ///
+    /// ```
+    /// source:                 --1-2-3--------4--|
+    /// debounce(3, scheduler): ---------3--------(4|)
+    /// ```
+    public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = DebounceSink<Element>(observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { event in
+                switch event {
+                case .next(let element):
+                    let id = sink.update { state, _ -> UInt64 in
+                        state.id &+= 1
+                        state.pending = element
+                        return state.id
+                    }
+                    sink.timer.disposable = scheduler.scheduleRelative(id, dueTime: dueTime) { id in
+                        sink.update { state, outbox in
+                            if state.id == id, let pending = state.pending {
+                                state.pending = nil
+                                outbox.next(pending)
+                            }
+                        }
+                        return Disposables.create()
+                    }
+                case .error:
+                    sink.update { state, outbox in
+                        state.pending = nil
+                        outbox.terminate(event)
+                    }
+                case .completed:
+                    sink.update { state, outbox in
+                        if let pending = state.pending {
+                            state.pending = nil
+                            outbox.next(pending)
+                        }
+                        outbox.terminate(event)
+                    }
+                }
+            }))
+            return sink
+        }
+    }
+}
+
+struct DebounceState<Element> {
+    var id: UInt64 = 0
+    var pending: Element?
+}
+
+final class DebounceSink<Element>: SerializingSink<DebounceState<Element>, Element>, @unchecked Sendable {
+    let timer = SerialDisposable()
+
+    init(observer: AnyObserver<Element>) {
+        super.init(state: DebounceState(), observer: observer)
+    }
+
+    override func disposeResources() {
+        timer.dispose()
+        withState { $0.pending = nil }
+    }
+}

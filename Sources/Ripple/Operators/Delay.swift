@@ -1,0 +1,123 @@
+extension ObservableType {
+    /// Shifts every element and the completion later by `dueTime`, keeping the
+    /// spacing between them; an error is passed on at once and drops the
+    /// elements still waiting.
+    ///
+    /// The source is subscribed at once (use ``delaySubscription(_:scheduler:)``
+    /// to delay the subscription instead). Each delayed event is delivered in its
+    /// own scheduled step, so events that arrived together leave one step apart,
+    /// as in RxSwift.
+    ///
+    /// ```
+    /// source:               --1--2----|
+    /// delay(3, scheduler):  -----1--2----|
+    /// source:               --1--2-#
+    /// delay(3, scheduler):  -----1-#
+    /// ```
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = DelaySink(dueTime: dueTime, scheduler: scheduler, observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+}
+
+final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
+    private struct State {
+        /// Received events with their arrival time, waiting for their turn.
+        var queue = RingBuffer<(time: RxTime, event: Event<Element>)>()
+        /// A drain is scheduled or running.
+        var isActive = false
+        /// A drain is forwarding events right now.
+        var isRunning = false
+        var error: Swift.Error?
+    }
+
+    private enum Step {
+        case fail(Swift.Error)
+        case forward(Event<Element>)
+        case wait(since: RxTime)
+        case idle
+    }
+
+    private let dueTime: RxTimeInterval
+    private let scheduler: SchedulerType
+    private let state = LockedState(State())
+    private let drain = SerialDisposable()
+
+    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: AnyObserver<Element>) {
+        self.dueTime = dueTime
+        self.scheduler = scheduler
+        super.init(observer: observer)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .error(let error):
+            let deliverNow = state.withLock { state -> Bool in
+                state.queue.removeAll()
+                state.error = error
+                return !state.isRunning
+            }
+            if deliverNow {
+                forwardError(error)
+            }
+        case .next, .completed:
+            let now = scheduler.now
+            let startDrain = state.withLock { state -> Bool in
+                state.queue.append((now, event))
+                if state.isActive { return false }
+                state.isActive = true
+                return true
+            }
+            if startDrain {
+                drain.disposable = scheduler.scheduleRecursive((), dueTime: dueTime) { [self] _, recurse in
+                    drainQueue(recurse)
+                }
+            }
+        }
+    }
+
+    /// Forwards the oldest waiting event, then schedules itself for the next one
+    /// (its remaining delay), or goes idle.
+    private func drainQueue(_ recurse: ((), RxTimeInterval) -> Void) {
+        let proceed = state.withLock { state -> Bool in
+            if state.error != nil { return false }
+            state.isRunning = true
+            return true
+        }
+        guard proceed else { return }
+        var hasForwarded = false
+        while true {
+            let step = state.withLock { state -> Step in
+                if let error = state.error { return .fail(error) }
+                if !hasForwarded, let first = state.queue.popFirst() { return .forward(first.event) }
+                state.isRunning = false
+                if hasForwarded, let next = state.queue.first { return .wait(since: next.time) }
+                state.isActive = false
+                return .idle
+            }
+            switch step {
+            case .fail(let error):
+                forwardError(error)
+                return
+            case .forward(let event):
+                hasForwarded = true
+                forward(event)
+                if event.isStopEvent { return }
+            case .wait(let since):
+                recurse((), dueTime.remaining(after: since, at: scheduler.now))
+                return
+            case .idle:
+                return
+            }
+        }
+    }
+
+    override func disposeResources() {
+        drain.dispose()
+        state.withLock { $0.queue.removeAll() }
+    }
+}

@@ -1,0 +1,99 @@
+extension ObservableType {
+    /// Passes on the source's events; if the source completes without any
+    /// element, sends `default` first.
+    ///
+    /// Fails with the source.
+    ///
+    /// ```
+    /// source:               --1--2--|      -----|
+    /// ifEmpty(default: 0):  --1--2--|      -----(0|)
+    /// ```
+    public func ifEmpty(default: Element) -> Observable<Element> {
+        let source = asObservable()
+        let defaultElement = `default`
+        return Producer { observer in
+            let sink = DefaultIfEmptySink(defaultElement: defaultElement, observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+
+    /// Passes on the source's events; if the source completes without any
+    /// element, continues with `other` instead (subscribed at that moment).
+    ///
+    /// Completes or fails with the source, or with `other` when it was switched
+    /// to.
+    ///
+    /// ```
+    /// source:                     -----|
+    /// other:                             --7--8--|
+    /// ifEmpty(switchTo: other):     -------7--8--|
+    /// ```
+    public func ifEmpty(switchTo other: Observable<Element>) -> Observable<Element> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = SwitchIfEmptySink(other: other, observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+}
+
+final class DefaultIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
+    private let defaultElement: Element
+    /// Only touched by serialized upstream events.
+    private var isEmpty = true
+
+    init(defaultElement: Element, observer: AnyObserver<Element>) {
+        self.defaultElement = defaultElement
+        super.init(observer: observer)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            isEmpty = false
+            forwardNext(element)
+        case .error:
+            forwardTerminal(event)
+        case .completed:
+            if isEmpty {
+                forwardNext(defaultElement)
+            }
+            forwardCompleted()
+        }
+    }
+}
+
+final class SwitchIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
+    private let other: Observable<Element>
+    private let otherSubscription = SingleAssignmentDisposable()
+    /// Only touched by serialized upstream events.
+    private var isEmpty = true
+
+    init(other: Observable<Element>, observer: AnyObserver<Element>) {
+        self.other = other
+        super.init(observer: observer)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            isEmpty = false
+            forwardNext(element)
+        case .error:
+            forwardTerminal(event)
+        case .completed:
+            guard isEmpty, !isDisposed else {
+                forwardCompleted()
+                return
+            }
+            let subscription = other.subscribe(sink: AnyObserver { [self] event in forward(event) })
+            otherSubscription.setDisposable(subscription ?? Disposables.create())
+        }
+    }
+
+    override func disposeResources() {
+        otherSubscription.dispose()
+    }
+}

@@ -1,0 +1,69 @@
+extension ObservableType {
+    /// Each time `sampler` sends an element (or completes), passes on the latest
+    /// element the source sent since the previous sample; if there is none,
+    /// passes on `defaultValue` if it is not `nil`, otherwise nothing.
+    ///
+    /// The source is subscribed first, then `sampler`. The result completes at
+    /// the first sample after the source has completed (the source's completion
+    /// alone does not end it). Fails when the source or `sampler` fails.
+    ///
+    /// ```
+    /// source:                             --1--2-----3-----|
+    /// sampler:                            ------x--x--x--x---x--
+    /// sample(sampler):                    ------2-----3------|
+    /// sample(sampler, defaultValue: 0):   ------2--0--3--0---(0|)
+    /// ```
+    public func sample<Source: ObservableConvertibleType>(_ sampler: Source, defaultValue: Element? = nil) -> Observable<Element> {
+        let source = asObservable()
+        let sampler = sampler.asObservable()
+        return Producer { observer in
+            let sink = SampleSink<Element>(observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { event in
+                sink.update { state, outbox in
+                    switch event {
+                    case .next(let element): state.latest = element
+                    case .error: outbox.terminate(event)
+                    case .completed: state.sourceCompleted = true
+                    }
+                }
+            }))
+            if sink.isDisposed { return sink }
+            let samplerSubscription = sampler.subscribe(sink: AnyObserver { event in
+                sink.update { state, outbox in
+                    switch event {
+                    case .next, .completed:
+                        if let element = state.latest ?? defaultValue {
+                            state.latest = nil
+                            outbox.next(element)
+                        }
+                        if state.sourceCompleted {
+                            outbox.terminate(.completed)
+                        }
+                    case .error(let error):
+                        outbox.terminate(.error(error))
+                    }
+                }
+            })
+            sink.sampler.setDisposable(samplerSubscription ?? Disposables.create())
+            return sink
+        }
+    }
+}
+
+struct SampleState<Element> {
+    var latest: Element?
+    var sourceCompleted = false
+}
+
+final class SampleSink<Element>: SerializingSink<SampleState<Element>, Element>, @unchecked Sendable {
+    let sampler = SingleAssignmentDisposable()
+
+    init(observer: AnyObserver<Element>) {
+        super.init(state: SampleState(), observer: observer)
+    }
+
+    override func disposeResources() {
+        sampler.dispose()
+        withState { $0.latest = nil }
+    }
+}

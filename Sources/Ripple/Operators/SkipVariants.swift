@@ -1,0 +1,175 @@
+import Synchronization
+
+extension ObservableType {
+    /// Drops the elements that arrive within `duration` of the subscription and
+    /// passes on the rest.
+    ///
+    /// The timer starts before the source is subscribed. Completes and fails with
+    /// the source, whenever that happens.
+    ///
+    /// ```
+    /// source:              --1--2--3--4--|
+    /// skip(5, scheduler):  --------3--4--|
+    /// ```
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = SkipTimeSink(observer: observer)
+            sink.timer.setDisposable(scheduler.scheduleRelative(sink, dueTime: duration) { sink in
+                sink.isOpen.store(true, ordering: .releasing)
+                return Disposables.create()
+            })
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+
+    /// Drops elements while `predicate` returns `true`; from the first element
+    /// for which it returns `false` on, passes on everything.
+    ///
+    /// Completes with the source. Fails with the source or when `predicate`
+    /// throws.
+    ///
+    /// ```
+    /// source:                    --1--2--5--1--|
+    /// skip(while: { $0 < 3 }):   --------5--1--|
+    /// ```
+    @inlinable
+    public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        let source = asObservable()
+        return Producer { observer in
+            let sink = SkipWhileSink(predicate: predicate, observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+
+    /// Drops the source's elements until `other` sends an element; passes on the
+    /// rest.
+    ///
+    /// The source is subscribed first, then `other`. After `other`'s first element
+    /// (or its completion) its subscription ends. Fails when the source or
+    /// `other` fails. Completes when the source completes after `other` sent an
+    /// element; as in RxSwift, if the source completes *before* that, the
+    /// subscription ends without any event.
+    ///
+    /// ```
+    /// source:               --1--2--3--4--|
+    /// other:                -------x------
+    /// skip(until: other):   --------3--4--|
+    /// ```
+    public func skip<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
+        let source = asObservable()
+        let other = other.asObservable()
+        return Producer { observer in
+            let sink = SkipUntilSink<Element>(observer: observer)
+            sink.setUpstream(source.subscribe(sink: AnyObserver { event in
+                let endSilently = sink.update { isOpen, outbox -> Bool in
+                    switch event {
+                    case .next(let element):
+                        if isOpen { outbox.next(element) }
+                    case .error:
+                        outbox.terminate(event)
+                    case .completed:
+                        if isOpen {
+                            outbox.terminate(event)
+                        } else {
+                            return true
+                        }
+                    }
+                    return false
+                }
+                if endSilently {
+                    sink.dispose()
+                }
+            }))
+            if sink.isDisposed { return sink }
+            let otherSubscription = other.subscribe(sink: AnyObserver { event in
+                sink.update { isOpen, outbox in
+                    switch event {
+                    case .next: isOpen = true
+                    case .error(let error): outbox.terminate(.error(error))
+                    case .completed: break
+                    }
+                }
+                if !event.isStopEvent {
+                    sink.other.dispose()
+                }
+            })
+            sink.other.setDisposable(otherSubscription ?? Disposables.create())
+            return sink
+        }
+    }
+}
+
+final class SkipTimeSink<Element>: Sink<Element>, @unchecked Sendable {
+    let timer = SingleAssignmentDisposable()
+    let isOpen = Atomic<Bool>(false)
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            if isOpen.load(ordering: .acquiring) {
+                forwardNext(element)
+            }
+        case .error, .completed:
+            forwardTerminal(event)
+        }
+    }
+
+    override func disposeResources() {
+        timer.dispose()
+    }
+}
+
+@usableFromInline
+final class SkipWhileSink<Element>: Sink<Element>, @unchecked Sendable {
+    @usableFromInline
+    let predicate: (Element) throws -> Bool
+    /// Only touched by serialized upstream events.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var isPassing = false
+
+    @inlinable
+    init(predicate: @escaping (Element) throws -> Bool, observer: AnyObserver<Element>) {
+        self.predicate = predicate
+        super.init(observer: observer)
+    }
+
+    @inlinable
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            if isPassing {
+                forwardNext(element)
+                return
+            }
+            guard !isDisposed else { return }
+            do {
+                isPassing = try !predicate(element)
+            } catch {
+                forwardError(error)
+                return
+            }
+            if isPassing {
+                forwardNext(element)
+            }
+        case .error, .completed:
+            forwardTerminal(event)
+        }
+    }
+}
+
+/// `skip(until:)`: the state is whether `other` has sent an element.
+final class SkipUntilSink<Element>: SerializingSink<Bool, Element>, @unchecked Sendable {
+    let other = SingleAssignmentDisposable()
+
+    init(observer: AnyObserver<Element>) {
+        super.init(state: false, observer: observer)
+    }
+
+    override func disposeResources() {
+        other.dispose()
+    }
+}

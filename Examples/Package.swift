@@ -56,6 +56,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(
+            name: "MockGitHubAPITests",
+            dependencies: ["MockGitHubAPI"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

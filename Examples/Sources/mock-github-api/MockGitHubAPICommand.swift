@@ -76,14 +76,20 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
         var configuration = MockGitHubConfiguration(host: host, port: port, seed: seed, htmlBaseURL: htmlBaseURL)
         configuration.behavior = try makeBehavior()
         if let fixtures {
-            configuration.fixtures = try FixtureSet(jsonData: Data(contentsOf: URL(fileURLWithPath: fixtures)))
+            do {
+                configuration.fixtures = try FixtureSet(jsonData: Data(contentsOf: URL(fileURLWithPath: fixtures)))
+            } catch {
+                printError("Could not read the fixture file \(fixtures): \(error)")
+                throw ExitCode.failure
+            }
         }
 
         let server: MockGitHubServer
         do {
             server = try await MockGitHubServer.start(configuration: configuration, gracefulShutdownSignals: [.sigint, .sigterm])
         } catch {
-            throw ValidationError("Could not start the server on \(host):\(port): \(error). Try another --port, or --port 0 for a free one.")
+            printError("Could not start the server on \(host):\(port): \(error)\nTry another --port, or --port 0 for a free one.")
+            throw ExitCode.failure
         }
         let base = server.baseURL.absoluteString
         printFlushed(
@@ -138,4 +144,8 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
 /// Prints a line and flushes at once, so that the output is timely when piped.
 private func printFlushed(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+private func printError(_ text: String) {
+    FileHandle.standardError.write(Data(("error: " + text + "\n").utf8))
 }

@@ -27,6 +27,7 @@ public struct SearchQuery: Sendable {
     private var filters: [Filter] = []
     private var fields: Set<Field> = Field.all
     private var forks: ForkMode = .exclude
+    private var qualifierCount = 0
 
     enum Field: Hashable {
         case name, owner, description, topics
@@ -41,7 +42,7 @@ public struct SearchQuery: Sendable {
     }
 
     /// `true` when the query has neither terms nor qualifiers.
-    public var isEmpty: Bool { terms.isEmpty && filters.isEmpty }
+    public var isEmpty: Bool { terms.isEmpty && qualifierCount == 0 }
 
     /// Parses `q`.
     public init(_ q: String) {
@@ -54,7 +55,10 @@ public struct SearchQuery: Sendable {
                     negated = true
                     key.removeFirst()
                 }
-                if !value.isEmpty, apply(qualifier: key, value: value, negated: negated) { continue }
+                if !value.isEmpty, apply(qualifier: key, value: value, negated: negated) {
+                    qualifierCount += 1
+                    continue
+                }
             }
             let term = token.text.lowercased()
             if !term.isEmpty { terms.append(term) }

@@ -45,6 +45,7 @@ let package = Package(
             name: "mock-github-api",
             dependencies: [
                 "MockGitHubAPI",
+                .product(name: "Ripple", package: "Ripple"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -58,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockGitHubAPITests",
-            dependencies: ["MockGitHubAPI"]
+            dependencies: ["MockGitHubAPI", .product(name: "Ripple", package: "Ripple")]
         ),
     ],
     swiftLanguageModes: [.v6]

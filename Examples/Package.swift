@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Ripple's demo applications live in their own package so that library users never
+// download a web server, a database driver or a command-line parser.
+//
+// - `MockGitHubAPI`: an embeddable mock of the GitHub REST API (Hummingbird) serving
+//   a bundled, generated fixture set, with injectable latency, 5xx failures, rate
+//   limiting and malformed JSON.
+// - `mock-github-api`: runs that server in the foreground.
+// - `generate-fixtures`: regenerates the bundled fixture set from its seed.
+let package = Package(
+    name: "RippleExamples",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "MockGitHubAPI", targets: ["MockGitHubAPI"]),
+        .executable(name: "mock-github-api", targets: ["mock-github-api"]),
+    ],
+    dependencies: [
+        // Named explicitly: the root directory's name differs between clones.
+        .package(name: "Ripple", path: ".."),
+        // `ConfigurationSupport` (swift-configuration) is not needed here; leaving it
+        // out shortens the first build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Already in Hummingbird's graph; named for `ServiceGroup`, `Logger` and `HTTPField`.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "MockGitHubAPI",
+            dependencies: [
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Resources/fixtures.json")]
+        ),
+        .executableTarget(
+            name: "mock-github-api",
+            dependencies: [
+                "MockGitHubAPI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "generate-fixtures",
+            dependencies: [
+                "MockGitHubAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "MockGitHubAPITests",
+            dependencies: ["MockGitHubAPI", .product(name: "Ripple", package: "Ripple")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the root package's tests, its stress tests under
-# ThreadSanitizer, and a smoke run of every benchmark workload (so the Benchmarks
-# package keeps compiling; timings are not judged). `.ci/run` calls exactly this.
+# ThreadSanitizer, the Examples package's tests, and a smoke run of every benchmark
+# workload (so the Benchmarks package keeps compiling; timings are not judged).
+# `.ci/run` calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,9 @@ swift test
 echo "==> ThreadSanitizer: concurrency and scheduler tests"
 swift test --sanitize=thread --scratch-path .build-tsan \
     --filter 'Concurrency|Subject|Relay|SchedulingOperatorTests|DispatchSchedulerTests|BlockingTests'
+
+echo "==> Examples package: mock GitHub API, demo apps"
+swift test --package-path Examples
 
 echo "==> Benchmarks: build and smoke-run every workload"
 swift build -c release --package-path Benchmarks

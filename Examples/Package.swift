@@ -9,11 +9,14 @@ import PackageDescription
 //   limiting and malformed JSON.
 // - `mock-github-api`: runs that server in the foreground.
 // - `generate-fixtures`: regenerates the bundled fixture set from its seed.
+// - `TerminalUI`: raw-mode terminal input, key decoding, a diffing ANSI renderer and
+//   an in-memory screen for tests; the demo apps draw with it.
 let package = Package(
     name: "RippleExamples",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "MockGitHubAPI", targets: ["MockGitHubAPI"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .executable(name: "mock-github-api", targets: ["mock-github-api"]),
     ],
     dependencies: [
@@ -56,6 +59,14 @@ let package = Package(
                 "MockGitHubAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .target(
+            name: "TerminalUI",
+            dependencies: [.product(name: "Ripple", package: "Ripple")]
+        ),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", .product(name: "Ripple", package: "Ripple")]
         ),
         .testTarget(
             name: "MockGitHubAPITests",

@@ -114,6 +114,33 @@ final class CompletableTests: RippleTestCase {
         XCTAssertEqual(ys3.subscriptions, [Subscription(210, 250)])
     }
 
+    func testAndThenAtEqualVirtualTimes() {
+        // The first completes at 210 and a hot second succeeds at 210 too: the
+        // second's event was scheduled after the first's completion, so the
+        // subscription made at the completion still sees it.
+        let scheduler = TestScheduler(initialClock: 0)
+        let (_, first) = scheduler.hotCompletable(210)
+        let (ys, second) = scheduler.hotSingle(210, 1)
+        XCTAssertEqual(scheduler.start { first.andThen(second) }.events, [.next(210, 1), .completed(210)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(210, 210)])
+    }
+
+    func testAndThenDisposedFromTheOutcomeHandler() {
+        // Re-entrant: disposing inside the handler of the outcome is harmless.
+        var log: [String] = []
+        var subscription: Disposable?
+        subscription = Completable.empty().andThen(Single.just(1)).subscribe(
+            onSuccess: { value in
+                log.append("success \(value)")
+                subscription?.dispose()
+            },
+            onDisposed: { log.append("disposed") }
+        )
+        subscription?.dispose()
+        subscription = nil
+        XCTAssertEqual(log, ["success 1", "disposed"])
+    }
+
     func testAndThenChains() {
         var log: [String] = []
         let step = { (name: String) in Completable.create { observer in

@@ -104,6 +104,26 @@ final class TraitZipTests: RippleTestCase {
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 250)])
     }
 
+    func testSingleZipWhenOneSuccessSynchronouslyCausesTheOther() {
+        // Re-entrant: the first Single's success makes the second one succeed
+        // while the zip is still handling the first.
+        let first = PublishSubject<Int>()
+        let second = PublishSubject<Int>()
+        let a = first.asSingle().do(onSuccess: { value in
+            second.onNext(value * 10)
+            second.onCompleted()
+        })
+        var outcomes: [SingleEvent<Int>] = []
+        let subscription = Single.zip(a, second.asSingle()) { $0 + $1 }.subscribe { outcomes.append($0) }
+        first.onNext(2)
+        first.onCompleted()
+        XCTAssertEqual(outcomes.count, 1)
+        XCTAssertEqual(try outcomes.first?.get(), 22)
+        XCTAssertFalse(first.hasObservers)
+        XCTAssertFalse(second.hasObservers)
+        subscription.dispose()
+    }
+
     // MARK: - Single, collection forms
 
     func testSingleZipCollection() {

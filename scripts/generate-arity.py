@@ -76,6 +76,7 @@ extension ObservableType {{
     /// fails or `resultSelector` throws; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func combineLatest<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) throws -> Element
@@ -94,6 +95,7 @@ extension ObservableType where Element == Any {{
     /// soon as a source fails; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func combineLatest<{generics}>(
         {args}
     ) -> Observable<({elements})> {{
@@ -102,6 +104,7 @@ extension ObservableType where Element == Any {{
 }}
 
 extension CombineLatestFactory {{
+    @inlinable
     static func combineLatest<{types}>({factory_args}) -> Observable<({types})> {{
         Producer {{ observer in
             let sink = CombineLatestSink<({optionals}), ({types})>(

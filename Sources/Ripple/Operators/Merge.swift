@@ -114,13 +114,17 @@ extension ObservableType {
 /// The handler usually holds the operator's sink, and the sink holds this object
 /// (in a `CompositeDisposable` or `SerialDisposable`); the cycle is broken when
 /// the sink disposes its group, or removes this object from it.
+@usableFromInline
 final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendable {
-    private let handler: (Event<Element>, CombiningSubscription<Element>) -> Void
+    @usableFromInline
+    let handler: (Event<Element>, CombiningSubscription<Element>) -> Void
 
     /// The key in the owner's `CompositeDisposable`. Written before `subscribe(to:)`,
     /// read only by the event handler afterwards.
+    @usableFromInline
     var key: CompositeDisposable.DisposeKey?
 
+    @inlinable
     init(handler: @escaping (Event<Element>, CombiningSubscription<Element>) -> Void) {
         self.handler = handler
         super.init()
@@ -128,11 +132,13 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
 
     /// Subscribes to `source`; events arriving after this object was disposed are
     /// dropped.
+    @inlinable
     func subscribe(to source: Observable<Element>) {
         setUpstream(source.subscribe(sink: AnyObserver { self.on($0) }))
     }
 
-    private func on(_ event: Event<Element>) {
+    @inlinable
+    func on(_ event: Event<Element>) {
         if !isDisposed {
             handler(event, self)
         }

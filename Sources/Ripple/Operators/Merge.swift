@@ -135,6 +135,18 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
     @exclusivity(unchecked)
     var id: UInt64 = 0
 
+    /// Links in the owner's ``InnerList`` (`MergeSink`). Only touched under the
+    /// owner's lock, or by the owner's disposal after it detached the list.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var nextInner: CombiningSubscription<Element>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    unowned(unsafe) var previousInner: CombiningSubscription<Element>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isLinked = false
+
     @inlinable
     init(handler: @escaping (Event<Element>, CombiningSubscription<Element>) -> Void) {
         self.handler = handler
@@ -156,6 +168,81 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
     }
 }
 
+/// An intrusive doubly linked list of inner subscriptions, in insertion order:
+/// adding and removing one is O(1) and allocates nothing (a keyed bag
+/// reallocated its storage every few dozen inner sequences when each one
+/// completes right away, as with `flatMap { .just($0) }`).
+///
+/// Only used under its owner's lock; ``detachAll()`` hands the whole chain to
+/// the caller, who disposes it outside the lock.
+@usableFromInline
+struct InnerList<Element> {
+    @usableFromInline var head: CombiningSubscription<Element>?
+    @usableFromInline unowned(unsafe) var tail: CombiningSubscription<Element>?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func append(_ inner: CombiningSubscription<Element>) {
+        inner.previousInner = tail
+        inner.nextInner = nil
+        inner.isLinked = true
+        if let tail {
+            tail.nextInner = inner
+        } else {
+            head = inner
+        }
+        tail = inner
+    }
+
+    /// Unlinks `inner` if it is in the list. The caller holds a reference to it,
+    /// so this never releases the last one.
+    @inlinable
+    mutating func remove(_ inner: CombiningSubscription<Element>) {
+        guard inner.isLinked else { return }
+        inner.isLinked = false
+        let next = inner.nextInner
+        let previous = inner.previousInner
+        inner.nextInner = nil
+        inner.previousInner = nil
+        if let next {
+            next.previousInner = previous
+        } else {
+            tail = previous
+        }
+        if let previous {
+            previous.nextInner = next
+        } else {
+            head = next
+        }
+    }
+
+    /// Empties the list and returns its first element; the chain stays linked
+    /// through `nextInner` for ``disposeChain(_:)``.
+    @inlinable
+    mutating func detachAll() -> CombiningSubscription<Element>? {
+        let first = head
+        head = nil
+        tail = nil
+        return first
+    }
+
+    /// Disposes a chain returned by ``detachAll()``, in insertion order, breaking
+    /// the links one at a time (no recursive deallocation of a long chain).
+    @inlinable
+    static func disposeChain(_ first: CombiningSubscription<Element>?) {
+        var node = first
+        while let inner = node {
+            node = inner.nextInner
+            inner.nextInner = nil
+            inner.previousInner = nil
+            inner.isLinked = false
+            inner.dispose()
+        }
+    }
+}
+
 @usableFromInline
 struct MergeState<Element> {
     /// Inner sequences subscribed (or reserved, for `flatMapFirst`) and not yet
@@ -170,7 +257,7 @@ struct MergeState<Element> {
     @usableFromInline var isSubscribing = false
     /// The inner subscriptions, kept here (not in a `CompositeDisposable`) so that
     /// registering or forgetting one costs no lock besides the state's.
-    @usableFromInline var inners = Bag<CombiningSubscription<Element>>()
+    @usableFromInline var inners = InnerList<Element>()
     /// `disposeResources()` ran: new inner subscriptions are not registered.
     @usableFromInline var isReleased = false
 
@@ -181,7 +268,7 @@ struct MergeState<Element> {
     @inlinable
     mutating func register(_ inner: CombiningSubscription<Element>) -> Bool {
         if isReleased { return false }
-        inner.key = inners.insert(inner)
+        inners.append(inner)
         return true
     }
 }
@@ -385,9 +472,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             // same update that frees its slot.
             inner.dispose()
             let startLoop = update { state, outbox -> Bool in
-                if let key = inner.key {
-                    _ = state.inners.remove(forKey: key)
-                }
+                state.inners.remove(inner)
                 state.active -= 1
                 if state.terminated { return false }
                 if state.queue.isEmpty {
@@ -418,14 +503,12 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
 
     @inlinable
     override func disposeResources() {
-        let inners = withState { state -> [CombiningSubscription<Element>] in
+        let inners = withState { state -> CombiningSubscription<Element>? in
             state.isReleased = true
-            // Moved out, released after the lock: releasing the last reference
-            // to an inner chain may run user code (deinits).
-            return state.inners.removeAll()
+            // Moved out, disposed and released after the lock: releasing the last
+            // reference to an inner chain may run user code (deinits).
+            return state.inners.detachAll()
         }
-        for inner in inners {
-            inner.dispose()
-        }
+        InnerList.disposeChain(inners)
     }
 }

@@ -39,13 +39,18 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     /// Attaches the subscription to the upstream (`nil` when the upstream holds
     /// nothing to release). If this subscription has already been disposed, the
     /// upstream is disposed at once.
+    ///
+    /// Nothing to attach (`nil`), or an upstream that already disposed itself (a
+    /// synchronous source that terminated during `subscribe`), costs no atomic
+    /// read-modify-write: there is nothing left for `dispose()` to release.
     @inlinable
     final func setUpstream(_ subscription: SubscriptionBase?) {
+        guard let subscription, !subscription.isDisposed else { return }
         upstream = subscription
         let old = lifecycle.bitwiseOr(SubscriptionBase.upstreamFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 {
             upstream = nil
-            subscription?.dispose()
+            subscription.dispose()
         }
     }
 
@@ -321,5 +326,20 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             guard let next else { return }
             event = next
         }
+    }
+}
+
+extension Observable {
+    /// ``subscribe(sink:)`` for the synchronous part of a subscription function.
+    ///
+    /// A subscription function (a ``Producer``'s) only ever runs inside
+    /// `subscribe(sink:)`, on the subscribing thread, so that thread's trampoline
+    /// is already running: subscribing upstream right away needs no thread-local
+    /// lookup. Do not use it anywhere else (an event handler, a scheduled action,
+    /// another thread): there, use `subscribe(sink:)`.
+    @inlinable
+    @inline(__always)
+    final func subscribeNested(sink observer: AnyObserver<Element>) -> SubscriptionBase? {
+        run(observer)
     }
 }

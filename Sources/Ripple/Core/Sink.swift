@@ -82,9 +82,8 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
         let old = lifecycle.bitwiseOr(SubscriptionBase.disposedFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 { return }
         if old & SubscriptionBase.upstreamFlag != 0 {
-            let disposable = upstream
-            upstream = nil
-            disposable?.dispose()
+            // `take()` moves the reference out: no retain/release pair around the call.
+            upstream.take()?.dispose()
         }
         disposeResources()
     }

@@ -142,6 +142,7 @@ extension ObservableType {{
     /// or `resultSelector` throws; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func zip<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) throws -> Element
@@ -161,6 +162,7 @@ extension ObservableType where Element == Any {{
     /// a source fails; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func zip<{generics}>(
         {args}
     ) -> Observable<({elements})> {{
@@ -169,6 +171,7 @@ extension ObservableType where Element == Any {{
 }}
 
 extension ZipFactory {{
+    @inlinable
     static func zip<{types}>({factory_args}) -> Observable<({types})> {{
         Producer {{ observer in
             let sink = ZipSink<({buffers}), ({types})>(

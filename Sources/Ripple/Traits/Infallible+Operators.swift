@@ -559,8 +559,9 @@ extension InfallibleType {
         Infallible(asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
     }
 
-    /// Pairs each element with `obj`, held weakly, through `resultSelector`;
-    /// completes as soon as `obj` is gone.
+    /// Pairs each element with `obj`, held weakly, through `resultSelector`. As
+    /// in RxSwift, an element that arrives after `obj` is gone completes the
+    /// sequence instead.
     ///
     /// ```
     /// source:                 --1--2--|
@@ -572,8 +573,8 @@ extension InfallibleType {
         Infallible<Out>(asObservable().withUnretained(obj, resultSelector: resultSelector))
     }
 
-    /// Pairs each element with `obj`, held weakly; completes as soon as `obj` is
-    /// gone.
+    /// Pairs each element with `obj`, held weakly; an element that arrives after
+    /// `obj` is gone completes the sequence instead.
     public func withUnretained<Object: AnyObject>(_ obj: Object) -> Infallible<(Object, Element)> {
         Infallible<(Object, Element)>(asObservable().withUnretained(obj))
     }

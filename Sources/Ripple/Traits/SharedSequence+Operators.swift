@@ -518,8 +518,9 @@ extension SharedSequenceConvertibleType {
         SharedSequence(asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
     }
 
-    /// Pairs each element with `obj`, held weakly, through `resultSelector`;
-    /// completes as soon as `obj` is gone.
+    /// Pairs each element with `obj`, held weakly, through `resultSelector`. As
+    /// in RxSwift, an element that arrives after `obj` is gone completes the
+    /// sequence instead.
     ///
     /// ```
     /// source:                --1--2--
@@ -531,8 +532,8 @@ extension SharedSequenceConvertibleType {
         SharedSequence(asObservable().withUnretained(obj, resultSelector: resultSelector))
     }
 
-    /// Pairs each element with `obj`, held weakly; completes as soon as `obj` is
-    /// gone.
+    /// Pairs each element with `obj`, held weakly; an element that arrives after
+    /// `obj` is gone completes the sequence instead.
     public func withUnretained<Object: AnyObject>(_ obj: Object) -> SharedSequence<SharingStrategy, (Object, Element)> {
         SharedSequence(asObservable().withUnretained(obj))
     }

@@ -19,6 +19,10 @@ extension Infallible {
 
     /// Merges the elements of all `sources` as they arrive; completes when every
     /// source has completed.
+    ///
+    /// ```
+    /// merge([a, b]):  --a1-b1--a2--|
+    /// ```
     public static func merge(_ sources: [Infallible<Element>]) -> Infallible<Element> {
         Infallible(Observable.merge(sources.map { $0.asObservable() }))
     }
@@ -47,12 +51,20 @@ extension Infallible {
     }
 
     /// The sequences one after the other; completes after the last one.
+    ///
+    /// ```
+    /// concat([a, b]):  --a1--a2|--b1--|   (b starts when a completed)
+    /// ```
     public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Infallible<Element>
     where Collection.Element == Infallible<Element> {
         Infallible(Observable.concat(collection.map { $0.asObservable() }))
     }
 
     /// The sequences one after the other; completes after the last one.
+    ///
+    /// ```
+    /// concat(a, b):  --a1--a2|--b1--|
+    /// ```
     public static func concat(_ sources: Infallible<Element>...) -> Infallible<Element> {
         Infallible(Observable.concat(sources.map { $0.asObservable() }))
     }
@@ -139,7 +151,7 @@ extension InfallibleType {
     ///
     /// ```
     /// source:               --1-----2--3--|
-    /// second:               -----a-----b----
+    /// second:               -----a----b-----
     /// withLatestFrom(second, resultSelector: +):
     ///                       --------2a-3b-|
     /// ```
@@ -156,7 +168,7 @@ extension InfallibleType {
     ///
     /// ```
     /// source:                 --1-----2--3--|
-    /// second:                 -----a-----b----
+    /// second:                 -----a----b-----
     /// withLatestFrom(second): --------a--b--|
     /// ```
     public func withLatestFrom<Source: InfallibleType>(_ second: Source) -> Infallible<Source.Element> {

@@ -136,6 +136,10 @@ extension Infallible {
 
     /// Like ``from(optional:)``, with the element and the completion each sent in
     /// a step scheduled on `scheduler`.
+    ///
+    /// ```
+    /// from(optional: 1, scheduler: s):  -1|     (each step on s)
+    /// ```
     public static func from(optional: Element?, scheduler: ImmediateSchedulerType) -> Infallible<Element> {
         Infallible(Observable.from(optional: optional, scheduler: scheduler))
     }

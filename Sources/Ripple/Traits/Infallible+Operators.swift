@@ -119,10 +119,10 @@ extension InfallibleType {
     /// Maps each element to an infallible sequence and merges all of them.
     ///
     /// ```
-    /// source:            --1--------2--------|
+    /// source:            --1--------2---------|
     /// selector(1):         --a--b--|
     /// selector(2):                  --c--d--|
-    /// flatMap(selector): ----a--b-----c--d--|
+    /// flatMap(selector): ----a--b-----c--d---|
     /// ```
     ///
     /// Completes when the source and every inner sequence have completed.
@@ -135,7 +135,7 @@ extension InfallibleType {
     ///
     /// ```
     /// source:                  --1-----2-----------|
-    /// selector(1):               --a--b--c
+    /// selector(1):               --a-----b
     /// selector(2):                     --d--e--|
     /// flatMapLatest(selector): ----a-----d--e------|
     /// ```
@@ -180,7 +180,7 @@ extension InfallibleType where Element: InfallibleType {
     ///
     /// ```
     /// source:          --x-----y--------|
-    /// x:                 --1--2--3
+    /// x:                 --1-----2
     /// y:                       --4--|
     /// switchLatest():  ----1-----4------|
     /// ```
@@ -203,6 +203,13 @@ extension InfallibleType where Element: InfallibleType {
     /// Merges the inner sequences, at most `maxConcurrent` at a time; the others
     /// wait in order. A `maxConcurrent` below 1 is reported to
     /// ``Hooks/contractViolationHandler`` and the sequence completes at once.
+    ///
+    /// ```
+    /// source:                   --x--y-------|
+    /// x:                          --1--2|
+    /// y:                                --3|
+    /// merge(maxConcurrent: 1):  ----1--2--3--|   (y waits for x)
+    /// ```
     public func merge(maxConcurrent: Int) -> Infallible<Element.Element> {
         guard maxConcurrent > 0 else {
             return .invalidArgument("merge(maxConcurrent: \(maxConcurrent)) needs maxConcurrent > 0")
@@ -211,6 +218,13 @@ extension InfallibleType where Element: InfallibleType {
     }
 
     /// Concatenates the inner sequences, one after the other.
+    ///
+    /// ```
+    /// source:    --x--y--------|
+    /// x:           --1--2|
+    /// y:                 --3|
+    /// concat():  ----1--2--3---|
+    /// ```
     public func concat() -> Infallible<Element.Element> {
         Infallible<Element.Element>(asObservable().concat())
     }
@@ -416,6 +430,12 @@ extension InfallibleType {
     }
 
     /// Drops elements whose key `comparer` says equals the previous element's key.
+    ///
+    /// ```
+    /// source:                                               --a1--A2--b3--|
+    /// distinctUntilChanged({ $0.letter }, comparer: caseInsensitive):
+    ///                                                       --a1------b3--|
+    /// ```
     @inlinable
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool
@@ -492,6 +512,11 @@ extension InfallibleType {
     }
 
     /// Subscribes to (and disposes) the source on `scheduler`.
+    ///
+    /// ```
+    /// subscribe(on: s):  subscription (and disposal) of the source happen on s;
+    ///                    the elements are not moved
+    /// ```
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Infallible<Element> {
         Infallible(asObservable().subscribe(on: scheduler))
     }
@@ -575,6 +600,11 @@ extension InfallibleType {
 
     /// Pairs each element with `obj`, held weakly; an element that arrives after
     /// `obj` is gone completes the sequence instead.
+    ///
+    /// ```
+    /// source:                 --1--2-----3--
+    /// withUnretained(owner):  --(o,1)--(o,2)--|   (owner gone before 3)
+    /// ```
     public func withUnretained<Object: AnyObject>(_ obj: Object) -> Infallible<(Object, Element)> {
         Infallible<(Object, Element)>(asObservable().withUnretained(obj))
     }

@@ -83,7 +83,7 @@ extension SharedSequenceConvertibleType {
     ///
     /// ```
     /// source:                  --1-----2-----------
-    /// selector(1):               --a--b--c
+    /// selector(1):               --a-----b
     /// selector(2):                     --d--e--
     /// flatMapLatest(selector): ----a-----d--e------
     /// ```
@@ -146,7 +146,7 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     ///
     /// ```
     /// source:          --x-----y--------
-    /// x:                 --1--2--3
+    /// x:                 --1-----2
     /// y:                       --4--
     /// switchLatest():  ----1-----4------
     /// ```
@@ -169,6 +169,13 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     /// Merges the inner sequences, at most `maxConcurrent` at a time; the others
     /// wait in order. A `maxConcurrent` below 1 is reported to
     /// ``Hooks/contractViolationHandler`` and the sequence completes at once.
+    ///
+    /// ```
+    /// source:                   --x--y--------
+    /// x:                          --1--2|
+    /// y:                                --3|
+    /// merge(maxConcurrent: 1):  ----1--2--3---   (y waits for x)
+    /// ```
     public func merge(maxConcurrent: Int) -> SharedSequence<Element.SharingStrategy, Element.Element> {
         guard maxConcurrent > 0 else {
             return .invalidArgument("merge(maxConcurrent: \(maxConcurrent)) needs maxConcurrent > 0")
@@ -294,6 +301,12 @@ extension SharedSequenceConvertibleType {
     }
 
     /// Drops elements whose key `comparer` says equals the previous element's key.
+    ///
+    /// ```
+    /// source:                                               --a1--A2--b3--
+    /// distinctUntilChanged({ $0.letter }, comparer: caseInsensitive):
+    ///                                                       --a1------b3--
+    /// ```
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool
     ) -> SharedSequence<SharingStrategy, Element> {
@@ -368,6 +381,10 @@ extension SharedSequence {
     }
 
     /// Merges the elements of all `sources` as they arrive.
+    ///
+    /// ```
+    /// merge([a, b]):  --a1-b1--a2--
+    /// ```
     public static func merge(_ sources: [SharedSequence<SharingStrategy, Element>]) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
@@ -395,6 +412,10 @@ extension SharedSequence {
     }
 
     /// The sequences one after the other; completes after the last one.
+    ///
+    /// ```
+    /// concat([a, b]):  --a1--a2|--b1--|   (b starts when a completed)
+    /// ```
     public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> SharedSequence<SharingStrategy, Element>
     where Collection.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.concat(collection.map { $0.asObservable() }))
@@ -416,6 +437,12 @@ extension SharedSequenceConvertibleType {
     }
 
     /// Emits arrays of the elements of all sources combined by position.
+    ///
+    /// ```
+    /// source1:  --1-----2--3--
+    /// source2:  -----a--------b--
+    /// zip:      -----[1,a]-----[2,b]-
+    /// ```
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
@@ -438,6 +465,12 @@ extension SharedSequenceConvertibleType {
 
     /// Emits arrays of the latest elements of all sources each time one of them
     /// emits, once every source has emitted at least once.
+    ///
+    /// ```
+    /// source1:        --1-----2-----
+    /// source2:        -----a-----b--
+    /// combineLatest:  -----[1,a]-[2,a]-[2,b]-
+    /// ```
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
@@ -450,7 +483,7 @@ extension SharedSequenceConvertibleType {
     ///
     /// ```
     /// source:               --1-----2--3--
-    /// second:               -----a-----b--
+    /// second:               -----a----b---
     /// withLatestFrom(second, resultSelector: +):
     ///                       --------2a-3b-
     /// ```
@@ -467,7 +500,7 @@ extension SharedSequenceConvertibleType {
     ///
     /// ```
     /// source:                 --1-----2--3--
-    /// second:                 -----a-----b--
+    /// second:                 -----a----b---
     /// withLatestFrom(second): --------a--b--
     /// ```
     public func withLatestFrom<SecondO: SharedSequenceConvertibleType>(_ second: SecondO) -> SharedSequence<SharingStrategy, SecondO.Element> {
@@ -534,6 +567,11 @@ extension SharedSequenceConvertibleType {
 
     /// Pairs each element with `obj`, held weakly; an element that arrives after
     /// `obj` is gone completes the sequence instead.
+    ///
+    /// ```
+    /// source:                 --1--2-----3--
+    /// withUnretained(owner):  --(o,1)--(o,2)--|   (owner gone before 3)
+    /// ```
     public func withUnretained<Object: AnyObject>(_ obj: Object) -> SharedSequence<SharingStrategy, (Object, Element)> {
         SharedSequence(asObservable().withUnretained(obj))
     }

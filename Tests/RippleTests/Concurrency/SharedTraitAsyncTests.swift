@@ -6,7 +6,7 @@ import Synchronization
 import XCTest
 
 /// `values` on `Infallible`, `Driver` and `Signal`: an `AsyncStream` (no `try`).
-final class TraitAsyncTests: RippleTestCase {
+final class SharedTraitAsyncTests: RippleTestCase {
     func testInfallibleValuesYieldsEveryElementThenEnds() async {
         var received: [Int] = []
         for await value in Infallible.of(1, 2, 3).values {
@@ -144,7 +144,7 @@ final class TraitAsyncTests: RippleTestCase {
     }
 }
 
-final class TraitAsyncConcurrencyTests: RippleTestCase {
+final class SharedTraitAsyncConcurrencyTests: RippleTestCase {
     func testValuesConsumerCancelledWhileAnotherThreadEmits() async {
         // Cancellation races with elements arriving from another thread: the
         // subscription is disposed exactly once, nothing is resumed after the end.

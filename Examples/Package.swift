@@ -11,12 +11,18 @@ import PackageDescription
 // - `generate-fixtures`: regenerates the bundled fixture set from its seed.
 // - `TerminalUI`: raw-mode terminal input, key decoding, a diffing ANSI renderer and
 //   an in-memory screen for tests; the demo apps draw with it.
+// - `DemoFeatures`: the counter, characters-left and sign-up view models and
+//   screens; `counter`, `characters-left` and `signup` run them.
 let package = Package(
     name: "RippleExamples",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "MockGitHubAPI", targets: ["MockGitHubAPI"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "DemoFeatures", targets: ["DemoFeatures"]),
+        .executable(name: "counter", targets: ["counter"]),
+        .executable(name: "characters-left", targets: ["characters-left"]),
+        .executable(name: "signup", targets: ["signup"]),
         .executable(name: "mock-github-api", targets: ["mock-github-api"]),
     ],
     dependencies: [
@@ -63,6 +69,21 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [.product(name: "Ripple", package: "Ripple")]
+        ),
+        .target(
+            name: "DemoFeatures",
+            dependencies: ["TerminalUI", .product(name: "Ripple", package: "Ripple")]
+        ),
+        .executableTarget(name: "counter", dependencies: ["DemoFeatures", "TerminalUI"]),
+        .executableTarget(name: "characters-left", dependencies: ["DemoFeatures", "TerminalUI"]),
+        .executableTarget(name: "signup", dependencies: ["DemoFeatures", "TerminalUI"]),
+        .testTarget(
+            name: "DemoFeaturesTests",
+            dependencies: [
+                "DemoFeatures", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
+            ]
         ),
         .testTarget(
             name: "TerminalUITests",

@@ -79,7 +79,7 @@ public enum HTTPLogEntry: Sendable, CustomStringConvertible {
         case .request(_, let curl):
             return curl
         case .response(_, let response, let duration):
-            let reason = HTTPURLResponse.localizedString(forStatusCode: response.statusCode)
+            let reason = HTTPError.reasonPhrase(response.statusCode)
             return "← \(response.statusCode) \(reason) \(target) (\(HTTPLogEntry.milliseconds(duration)), \(response.data.count) bytes)"
         case .failure(_, let error, let duration):
             return "✕ \(target) failed after \(HTTPLogEntry.milliseconds(duration)): \(error)"

@@ -10,8 +10,10 @@ import FoundationNetworking
 /// - Disposing the subscription before the response arrives cancels the task
 ///   (the connection is closed) and delivers nothing.
 /// - The request's `timeoutInterval` is honoured (`URLSession` reports
-///   ``HTTPError/transport(_:)`` with `URLError(.timedOut)`); for a timeout on
-///   a Ripple scheduler use ``Session``'s timeout or
+///   ``HTTPError/transport(_:)`` with `URLError(.timedOut)`). FoundationNetworking
+///   (Linux) counts it in whole seconds and fails a request with a shorter
+///   interval at once, so there the interval is rounded up to whole seconds.
+///   For a precise timeout on a Ripple scheduler use ``Session``'s timeout or
 ///   ``ObservableType/requestTimeout(_:scheduler:)``.
 /// - The outcome is delivered on the session's delegate queue, from
 ///   `URLSession`'s completion handler: no lock is held while your observer
@@ -66,6 +68,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// ```
     public func send(_ request: URLRequest) -> Single<HTTPResponse> {
         let session = self.session
+        let request = URLSessionHTTPClient.adjusted(request)
         return Single<HTTPResponse>.create { observer in
             let outcome = SingleOutcome(observer)
             let task = session.dataTask(with: request) { data, response, error in
@@ -77,6 +80,21 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
                 task.cancel()
             }
         }
+    }
+
+    /// The request as `URLSession` should see it: on FoundationNetworking,
+    /// whose timeout truncates to whole seconds (0.5 s would time out at
+    /// once), the timeout is rounded up to whole seconds.
+    static func adjusted(_ request: URLRequest) -> URLRequest {
+        #if canImport(FoundationNetworking)
+        let interval = request.timeoutInterval
+        if interval.isFinite, interval > 0, interval.rounded(.up) != interval {
+            var copy = request
+            copy.timeoutInterval = interval.rounded(.up)
+            return copy
+        }
+        #endif
+        return request
     }
 
     /// Turns a completion handler's arguments into the outcome.

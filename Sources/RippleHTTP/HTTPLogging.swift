@@ -127,30 +127,30 @@ public struct HTTPLogger: Sendable {
     /// Prints each entry's one-line ``HTTPLogEntry/description``.
     public static let print = HTTPLogger { entry in Swift.print(entry.description) }
 
-    /// Logs what happens to `single`, which sends `request`.
-    func log<Element>(_ request: URLRequest, _ single: Single<Element>, response: @escaping (Element) -> HTTPResponse?) -> Single<Element> {
+    /// Logs what happens to `single`, which sends `request`: the `curl` line on
+    /// subscription, then exactly one of response, failure or cancellation.
+    func log(_ request: URLRequest, _ single: Single<HTTPResponse>) -> Single<HTTPResponse> {
         let logger = self
         return Observable.deferred {
-            let start = LockedFlag()
-            var startTime = Date()
+            let attempt = LoggedAttempt()
             return single.asObservable().do(
-                onNext: { element in
-                    if let value = response(element), start.set() {
-                        logger.sink(.response(request, value, duration: logger.now().timeIntervalSince(startTime)))
+                onNext: { response in
+                    if let duration = attempt.finish(now: logger.now()) {
+                        logger.sink(.response(request, response, duration: duration))
                     }
                 },
                 onError: { error in
-                    if start.set() {
-                        logger.sink(.failure(request, error, duration: logger.now().timeIntervalSince(startTime)))
+                    if let duration = attempt.finish(now: logger.now()) {
+                        logger.sink(.failure(request, error, duration: duration))
                     }
                 },
                 onSubscribe: {
-                    startTime = logger.now()
+                    attempt.start(now: logger.now())
                     logger.sink(.request(request, curl: request.curlCommand(redactingHeaders: logger.redactedHeaders)))
                 },
                 onDispose: {
-                    if start.set() {
-                        logger.sink(.cancelled(request, duration: logger.now().timeIntervalSince(startTime)))
+                    if let duration = attempt.finish(now: logger.now()) {
+                        logger.sink(.cancelled(request, duration: duration))
                     }
                 }
             )
@@ -159,18 +159,25 @@ public struct HTTPLogger: Sendable {
     }
 }
 
-/// A flag that is set once.
-final class LockedFlag: @unchecked Sendable {
+/// The start time of one logged attempt, and whether its outcome was logged.
+final class LoggedAttempt: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = false
+    private var startTime: Date?
+    private var finished = false
 
-    /// Sets the flag; `true` if it was not set before.
-    func set() -> Bool {
+    func start(now: Date) {
+        lock.lock()
+        startTime = now
+        lock.unlock()
+    }
+
+    /// The duration, the first time only.
+    func finish(now: Date) -> TimeInterval? {
         lock.lock()
         defer { lock.unlock() }
-        if value { return false }
-        value = true
-        return true
+        if finished { return nil }
+        finished = true
+        return now.timeIntervalSince(startTime ?? now)
     }
 }
 
@@ -198,7 +205,7 @@ public struct LoggingHTTPClient: HTTPClient {
     /// send(request):  ---(response|)     log: curl ..., ← 200 OK ...
     /// ```
     public func send(_ request: URLRequest) -> Single<HTTPResponse> {
-        logger.log(request, base.send(request), response: { $0 })
+        logger.log(request, base.send(request))
     }
 }
 

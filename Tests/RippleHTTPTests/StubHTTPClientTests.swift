@@ -115,6 +115,17 @@ final class StubHTTPClientTests: HTTPTestCase {
         XCTAssertEqual(stub.cancelledRequests.count, 2)
     }
 
+    func testHandlersAndObserversMayCallBackIntoTheStub() throws {
+        let stub = StubHTTPClient()
+        stub.stub(.get, "/count", handler: { _ in .text("\(stub.requests.count)") })
+        XCTAssertEqual(try get(stub, "/count")?.get().text, "1")
+        var inner: String?
+        _ = stub.send(URLRequest(url: URL(string: "https://stub.test/count")!)).subscribe(onSuccess: { _ in
+            inner = try? self.get(stub, "/count")?.get().text
+        })
+        XCTAssertEqual(inner, "3")
+    }
+
     func testRealTimeDefaultScheduler() throws {
         let stub = StubHTTPClient()
         stub.stub(.get, "/later", .text("later").delayed(by: .milliseconds(20)))

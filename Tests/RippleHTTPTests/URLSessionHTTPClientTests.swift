@@ -172,6 +172,21 @@ final class URLSessionHTTPClientTests: HTTPTestCase {
         XCTAssertEqual(error?.description, "Not an HTTP response: URLResponse from data:text/plain,hello")
     }
 
+    func testObserversMayCallBackIntoTheClientNoLockIsHeld() {
+        let done = Recorder<String>()
+        let first = Recorder<Disposable>()
+        let client = self.client!
+        let second = url("/echo")
+        first.append(client.get(url("/hello")).subscribe(onSuccess: { _ in
+            // Re-entrant: dispose the delivering subscription and send another request.
+            first.values.first?.dispose()
+            _ = client.get(second).subscribe(onSuccess: { done.append($0.text.isEmpty ? "empty" : "second") })
+            done.append("first")
+        }))
+        XCTAssertTrue(waitUntil { done.values.count == 2 }, "\(done.values)")
+        XCTAssertEqual(done.values, ["first", "second"])
+    }
+
     func testLoggingRealRequests() {
         let lines = Recorder<String>()
         let logging = client.logging(to: HTTPLogger { lines.append($0.description) })

@@ -327,3 +327,11 @@ struct ScreenTransition {
         return ScreenTransition(state: state, command: nil)
     }
 }
+
+/// The screen's number and text formatting, for tests and other front ends.
+public enum SearchScreenFormatting {
+    /// `999`, `1.2k`, `15k`, `1.3M`.
+    public static func count(_ count: Int) -> String { SearchScreen.formatCount(count) }
+    /// `text` cut to `width` characters, with `…` when cut.
+    public static func truncated(_ text: String, to width: Int) -> String { SearchScreen.truncated(text, to: width) }
+}

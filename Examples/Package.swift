@@ -161,6 +161,7 @@ let package = Package(
                 "GitHubSearch", "GitHubStore", "GitHubKit", "MockGitHubAPI", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
             ]
         ),
         .testTarget(

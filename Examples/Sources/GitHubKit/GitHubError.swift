@@ -86,7 +86,7 @@ public enum GitHubError: Error, Sendable, CustomStringConvertible, LocalizedErro
         switch self {
         case .rateLimited(let rateLimit):
             var text = "GitHub API rate limit exceeded"
-            if let limit = rateLimit.limit { text += " (\(limit) requests)" }
+            if let limit = rateLimit.limit { text += " (limit \(limit))" }
             if let reset = rateLimit.resetsAt {
                 var style = Date.FormatStyle(date: .omitted, time: .standard)
                 style.timeZone = timeZone
@@ -123,8 +123,9 @@ public enum GitHubError: Error, Sendable, CustomStringConvertible, LocalizedErro
 
     static func duration(_ seconds: Int) -> String {
         if seconds < 60 { return "in \(seconds) s" }
-        if seconds < 3600 { return "in \((seconds + 59) / 60) min" }
-        return "in \(seconds / 3600) h \((seconds % 3600 + 59) / 60) min"
+        let minutes = Int((Double(seconds) / 60).rounded())
+        if minutes < 60 { return "in \(minutes) min" }
+        return "in \(minutes / 60) h \(minutes % 60) min"
     }
 
     static func describe(_ error: URLError) -> String {
@@ -132,6 +133,7 @@ public enum GitHubError: Error, Sendable, CustomStringConvertible, LocalizedErro
         case .cannotConnectToHost: return "connection refused"
         case .timedOut: return "the request timed out"
         case .networkConnectionLost: return "the connection was lost"
+        case .badServerResponse: return "the server closed the connection without answering"
         case .notConnectedToInternet: return "not connected to the internet"
         case .cannotFindHost, .dnsLookupFailed: return "unknown host"
         default: return HTTPError.transport(error).description

@@ -3,7 +3,8 @@ import RippleHTTP
 
 /// When a GitHub request is tried again, following GitHub's rules:
 ///
-/// - connection failures, timeouts, `408` and `5xx` (but `501`/`505`): exponential
+/// - connection failures, timeouts, connections closed without an answer, `408`
+///   and `5xx` (but `501`/`505`): exponential
 ///   backoff (``base``), `Retry-After` honoured on `503`;
 /// - `429` or `403` with `Retry-After` (a secondary rate limit): after that many
 ///   seconds, if it is at most ``maxRateLimitWait``;
@@ -52,6 +53,11 @@ public struct GitHubRetryPolicy: Sendable {
             }
             guard let wait, wait <= maxRateLimitWait else { return nil }
             return wait
+        }
+        if let http = error as? HTTPError, case .transport(let urlError) = http, urlError.code == .badServerResponse {
+            // A connection closed without an answer (FoundationNetworking's "Empty reply
+            // from server"): GitHub's requests are GETs, so trying again is safe.
+            return base.backoff(beforeRetry: retry)
         }
         return base.delay(beforeRetry: retry, after: error, now: now)
     }

@@ -81,10 +81,10 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(limit.limit, 60)
         XCTAssertEqual(limit.resetsAt, Date(timeIntervalSince1970: TimeInterval(reset)))
         XCTAssertEqual(limit.message, "API rate limit exceeded for 127.0.0.1.")
-        let now = Date(timeIntervalSince1970: TimeInterval(reset - 125))
+        let now = Date(timeIntervalSince1970: TimeInterval(reset - 170))
         XCTAssertEqual(
             error.message(now: now, timeZone: TimeZone(identifier: "UTC")!),
-            "GitHub API rate limit exceeded (60 requests); resets at \(Date(timeIntervalSince1970: TimeInterval(reset)).formatted(Self.utcTime)) (in 3 min)")
+            "GitHub API rate limit exceeded (limit 60); resets at \(Date(timeIntervalSince1970: TimeInterval(reset)).formatted(Self.utcTime)) (in 3 min)")
         XCTAssertTrue(error.isRetryable)
     }
 
@@ -195,6 +195,8 @@ final class GitHubRetryPolicyTests: XCTestCase {
         XCTAssertNil(policy.delay(beforeRetry: 1, after: error(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1002"]), now: now))
         XCTAssertNil(policy.delay(beforeRetry: 1, after: HTTPError.undecodableBody(URLError(.unknown), body: Data()), now: now))
         XCTAssertEqual(policy.delay(beforeRetry: 1, after: HTTPError.transport(URLError(.timedOut)), now: now), 0.25)
+        XCTAssertEqual(policy.delay(beforeRetry: 2, after: HTTPError.transport(URLError(.badServerResponse)), now: now), 0.5,
+                       "an empty reply (a connection closed without an answer) is retried")
         XCTAssertNil(GitHubRetryPolicy.never.delay(beforeRetry: 1, after: error(500), now: now))
 
         var patient = GitHubRetryPolicy.default
@@ -212,5 +214,7 @@ final class GitHubRetryPolicyTests: XCTestCase {
         guard case .rateLimited = GitHubError(error(403, ["X-RateLimit-Remaining": "0"])) else { return XCTFail() }
         guard case .server(403, _) = GitHubError(error(403)) else { return XCTFail() }
         XCTAssertEqual(GitHubError(HTTPError.transport(URLError(.timedOut))).message(), "Cannot reach the server: the request timed out")
+        XCTAssertEqual(GitHubError(HTTPError.transport(URLError(.badServerResponse))).message(),
+                       "Cannot reach the server: the server closed the connection without answering")
     }
 }

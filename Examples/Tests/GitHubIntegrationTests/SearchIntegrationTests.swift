@@ -20,18 +20,10 @@ final class SearchIntegrationTests: MockServerTestCase {
             store: store)
     }
 
-    /// Stops `server` without letting the requests in flight finish.
-    func kill(_ server: MockGitHubServer) {
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            await server.stop(gracePeriod: .zero)
-            done.signal()
-        }
-        done.wait()
-    }
-
     func testKillingTheServerMidSearchShowsTheErrorAndRetryAfterRestartRecovers() throws {
-        let server = try startServer { $0.latency = .fixed(.milliseconds(1500)) }
+        // The server runs in a process of its own, killed with SIGKILL mid-request.
+        let server = try MockServerProcess(arguments: ["--latency-ms", "1500"])
+        defer { server.kill() }
         let port = server.port
         let query = BehaviorRelay(value: "")
         let retry = PublishRelay<Void>()
@@ -44,7 +36,7 @@ final class SearchIntegrationTests: MockServerTestCase {
             query.accept("ripple")
             states.wait { $0 == .loading }
             // The request is in flight (the server waits 1.5 s before answering): kill it.
-            kill(server)
+            server.kill()
             let error = states.wait { if case .error = $0 { true } else { false } }
             XCTAssertEqual(error, .error(message: "Cannot reach the server: connection refused", retryable: true))
 

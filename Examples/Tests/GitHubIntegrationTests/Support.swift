@@ -76,20 +76,68 @@ struct CommandResult {
     var stderr: String
 }
 
-enum GitHubSearchExecutable {
-    /// The `github-search` built next to this test bundle (the same build
-    /// directory and configuration), else `Examples/.build/debug/github-search`.
-    static var url: URL? {
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("github-search"))
-        }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("github-search"))
-        let examples = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(examples.appendingPathComponent(".build/debug/github-search"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+/// An executable of this package built next to this test bundle (the same build
+/// directory and configuration), else in `Examples/.build/debug`.
+func builtExecutable(named name: String) -> URL? {
+    var candidates: [URL] = []
+    if let executable = Bundle.main.executableURL {
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
     }
+    candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
+    let examples = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(examples.appendingPathComponent(".build/debug/\(name)"))
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
+/// `mock-github-api` in a process of its own, so that a test can kill it outright
+/// (SIGKILL: no graceful shutdown, connections in flight are cut by the kernel).
+final class MockServerProcess {
+    let process = Process()
+    let port: Int
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    init(arguments: [String]) throws {
+        guard let url = builtExecutable(named: "mock-github-api") else {
+            throw XCTSkip("mock-github-api is not built; run `swift build --package-path Examples` (swift test builds it)")
+        }
+        process.executableURL = url
+        process.arguments = ["--host", "127.0.0.1", "--port", "0", "--quiet"] + arguments
+        process.standardInput = FileHandle.nullDevice
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line says where it listens: "Mock GitHub API listening on http://127.0.0.1:PORT".
+        var output = Data()
+        let handle = stdout.fileHandleForReading
+        while !output.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            output.append(chunk)
+        }
+        let line = String(decoding: output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        guard let colon = line.lastIndex(of: ":"), let port = Int(line[line.index(after: colon)...]) else {
+            process.terminate()
+            throw NSError(domain: "MockServerProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "unexpected first line: \(line)"])
+        }
+        self.port = port
+        // Keep draining its output so that it never blocks on a full pipe.
+        DispatchQueue.global().async { _ = handle.readDataToEndOfFile() }
+    }
+
+    /// SIGKILL, then waits until the process is gone (its port is free).
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+}
+
+enum GitHubSearchExecutable {
+    static var url: URL? { builtExecutable(named: "github-search") }
 
     /// Runs it with `arguments`, standard input from `/dev/null` (not a terminal).
     static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> CommandResult {

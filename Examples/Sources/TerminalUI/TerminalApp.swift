@@ -23,9 +23,11 @@ public enum TerminalApp {
 
     /// Runs `makeScreen` on the process's terminal: raw mode, the alternate screen,
     /// the main queue (which `Driver`s deliver on), and the terminal restored on
-    /// every exit path. Call it from the main thread; it never returns.
+    /// every exit path. `onExit` runs when the screen asks to quit, after the
+    /// terminal is restored (to write files, print a summary). Call it from the main
+    /// thread; it never returns.
     @MainActor
-    public static func run(_ makeScreen: (TerminalHost) -> TerminalScreen) -> Never {
+    public static func run(onExit: @escaping () -> Void = {}, _ makeScreen: (TerminalHost) -> TerminalScreen) -> Never {
         let terminal = Terminal()
         do {
             try terminal.start()
@@ -36,6 +38,7 @@ public enum TerminalApp {
         let screen = makeScreen(terminal)
         let subscription = bind(screen, to: terminal) {
             terminal.restore()
+            onExit()
             exit(0)
         }
         // Kept for the life of the process.

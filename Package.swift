@@ -13,12 +13,19 @@ let package = Package(
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleTest", targets: ["RippleTest"]),
+        // Typed, reactive networking on Foundation (FoundationNetworking on Linux).
+        .library(name: "RippleHTTP", targets: ["RippleHTTP"]),
+        // Test doubles for RippleHTTP (a stub `HTTPClient`), for apps' test targets.
+        .library(name: "RippleHTTPTesting", targets: ["RippleHTTPTesting"]),
     ],
     targets: [
         .target(name: "Ripple"),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
+        .target(name: "RippleHTTP", dependencies: ["Ripple"]),
+        .target(name: "RippleHTTPTesting", dependencies: ["Ripple", "RippleHTTP"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
+        .testTarget(name: "RippleHTTPTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

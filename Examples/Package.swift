@@ -11,12 +11,26 @@ import PackageDescription
 // - `generate-fixtures`: regenerates the bundled fixture set from its seed.
 // - `TerminalUI`: raw-mode terminal input, key decoding, a diffing ANSI renderer and
 //   an in-memory screen for tests; the demo apps draw with it.
+// - `DemoFeatures`: the counter, characters-left and sign-up view models and
+//   screens; `counter`, `characters-left` and `signup` run them.
+// - `GitHubKit`: Codable models, typed requests and the `GitHubAPI` client (RippleHTTP).
+// - `GitHubStore`: a SQLite cache (GRDB) and the cached search repository.
+// - `GitHubSearch`: the search view model and its terminal screen; `github-search`
+//   runs it against the embedded mock server or another GitHub-compatible API.
 let package = Package(
     name: "RippleExamples",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "MockGitHubAPI", targets: ["MockGitHubAPI"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "DemoFeatures", targets: ["DemoFeatures"]),
+        .library(name: "GitHubKit", targets: ["GitHubKit"]),
+        .library(name: "GitHubStore", targets: ["GitHubStore"]),
+        .library(name: "GitHubSearch", targets: ["GitHubSearch"]),
+        .executable(name: "github-search", targets: ["github-search"]),
+        .executable(name: "counter", targets: ["counter"]),
+        .executable(name: "characters-left", targets: ["characters-left"]),
+        .executable(name: "signup", targets: ["signup"]),
         .executable(name: "mock-github-api", targets: ["mock-github-api"]),
     ],
     dependencies: [
@@ -30,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .target(
@@ -63,6 +78,91 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [.product(name: "Ripple", package: "Ripple")]
+        ),
+        .target(
+            name: "DemoFeatures",
+            dependencies: ["TerminalUI", .product(name: "Ripple", package: "Ripple")]
+        ),
+        .target(
+            name: "GitHubKit",
+            dependencies: [
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+            ]
+        ),
+        .target(
+            name: "GitHubStore",
+            dependencies: [
+                "GitHubKit",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "GitHubSearch",
+            dependencies: [
+                "GitHubKit", "GitHubStore", "TerminalUI", "DemoFeatures",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+            ]
+        ),
+        .executableTarget(
+            name: "github-search",
+            dependencies: [
+                "GitHubSearch", "GitHubKit", "GitHubStore", "MockGitHubAPI", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "counter", dependencies: ["DemoFeatures", "TerminalUI"]),
+        .executableTarget(name: "characters-left", dependencies: ["DemoFeatures", "TerminalUI"]),
+        .executableTarget(name: "signup", dependencies: ["DemoFeatures", "TerminalUI"]),
+        .testTarget(
+            name: "DemoFeaturesTests",
+            dependencies: [
+                "DemoFeatures", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
+            ]
+        ),
+        .testTarget(
+            name: "GitHubKitTests",
+            dependencies: [
+                "GitHubKit",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
+                .product(name: "RippleHTTPTesting", package: "Ripple"),
+            ]
+        ),
+        .testTarget(
+            name: "GitHubStoreTests",
+            dependencies: [
+                "GitHubStore", "GitHubKit",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
+                .product(name: "RippleHTTPTesting", package: "Ripple"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "GitHubSearchTests",
+            dependencies: [
+                "GitHubSearch", "GitHubStore", "GitHubKit", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
+                .product(name: "RippleHTTPTesting", package: "Ripple"),
+            ]
+        ),
+        .testTarget(
+            name: "GitHubIntegrationTests",
+            dependencies: [
+                "GitHubSearch", "GitHubStore", "GitHubKit", "MockGitHubAPI", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
+            ]
         ),
         .testTarget(
             name: "TerminalUITests",

@@ -375,6 +375,20 @@ final class MockGitHubServerTests: ServerTestCase {
         XCTAssertNoThrow(try result.decode(ClientSearchResults.self))
     }
 
+    func testStopDoesNotWaitOutTheInjectedLatency() async throws {
+        let server = try await startServer { $0.behavior.latency = .fixed(.seconds(30)) }
+        let client = self.client
+        let inFlight = Task { try await client.get(server, "/search/repositories?q=swift") }
+        try await Task.sleep(for: .milliseconds(200))
+        let clock = ContinuousClock()
+        let stopped = try await clock.measure {
+            await server.stop(gracePeriod: .seconds(30))
+            let result = try await inFlight.value
+            XCTAssertEqual(result.status, 200)
+        }
+        XCTAssertLessThan(stopped, .seconds(10), "stop waited for the 30 s latency")
+    }
+
     func testStartingOnATakenPortFails() async throws {
         let server = try await startServer()
         do {

@@ -53,13 +53,21 @@ struct MockGitHubResponder: HTTPResponder {
     let fallbackBaseURL: SharedValue<String>
     let clientDescription: String
     let report: @Sendable (ServedRequest) -> Void
+    /// Set when the server begins to stop: requests waiting out their latency answer
+    /// at once, so that a graceful shutdown never has to cancel a handler.
+    let stopping: SharedValue<Bool>
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let clock = ContinuousClock()
         let started = clock.now
         let plan = behavior.plan()
-        if plan.latency > .zero {
-            try await Task.sleep(for: plan.latency)
+        // The latency is slept in short slices, ending early when the server stops or
+        // the task is cancelled; the handler itself never throws.
+        var remaining = plan.latency
+        while remaining > .zero, !stopping.value, !Task.isCancelled {
+            let slice = min(remaining, .milliseconds(20))
+            try? await Task.sleep(for: slice)
+            remaining -= slice
         }
 
         let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path

@@ -66,12 +66,13 @@ public final class MockGitHubServer: Sendable {
     private let runTask: Task<Void, any Error>
     private let behaviorState: BehaviorState
     private let subject: PublishSubject<ServedRequest>
-    private let stopping = SharedValue(false)
+    private let stopping: SharedValue<Bool>
 
     private init(
         host: String, port: Int, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>,
-        behaviorState: BehaviorState, subject: PublishSubject<ServedRequest>
+        behaviorState: BehaviorState, subject: PublishSubject<ServedRequest>, stopping: SharedValue<Bool>
     ) {
+        self.stopping = stopping
         self.host = host
         self.port = port
         // An IPv6 literal needs brackets in a URL.
@@ -106,13 +107,15 @@ public final class MockGitHubServer: Sendable {
         let endpoints = try MockGitHubEndpoints(fixtures: fixtures, htmlBaseURL: configuration.htmlBaseURL)
         let behaviorState = BehaviorState(behavior: configuration.behavior, seed: configuration.seed)
         let subject = PublishSubject<ServedRequest>()
+        let stopping = SharedValue(false)
         let fallbackBaseURL = SharedValue("http://\(configuration.host):\(configuration.port)")
         let responder = MockGitHubResponder(
             endpoints: endpoints,
             behavior: behaviorState,
             fallbackBaseURL: fallbackBaseURL,
             clientDescription: configuration.host,
-            report: { subject.onNext($0) }
+            report: { subject.onNext($0) },
+            stopping: stopping
         )
 
         var logger = Logger(label: "MockGitHubAPI")
@@ -149,7 +152,7 @@ public final class MockGitHubServer: Sendable {
         fallbackBaseURL.value = "http://\(configuration.host):\(port)"
         return MockGitHubServer(
             host: configuration.host, port: port, serviceGroup: serviceGroup, runTask: runTask,
-            behaviorState: behaviorState, subject: subject
+            behaviorState: behaviorState, subject: subject, stopping: stopping
         )
     }
 
@@ -168,6 +171,8 @@ public final class MockGitHubServer: Sendable {
 
     /// Stops listening, lets requests in flight finish (for at most `gracePeriod`, then
     /// cancels them), closes every connection and completes ``requests``.
+    ///
+    /// Requests still waiting out an injected latency answer at once.
     ///
     /// When it returns the port is free. Calling it again does nothing more.
     public func stop(gracePeriod: Duration = .seconds(3)) async {

@@ -1,0 +1,199 @@
+import Foundation
+import GitHubKit
+import GitHubSearch
+import GitHubStore
+import Ripple
+import RippleHTTP
+import RippleHTTPTesting
+import RippleTest
+import TerminalUI
+import XCTest
+
+/// What a user sees on an in-memory terminal after a sequence of keys, in virtual
+/// time (the debounce, the stub's latency and the spinner run on the TestScheduler).
+final class SearchScreenTests: XCTestCase {
+    let kit = repository(1, "kit", stars: 1234, language: "Swift", description: "A reactive kit for terminal apps")
+    let tools = repository(2, "tools", stars: 56, language: nil, description: nil)
+    let more = repository(3, "more", stars: 7, language: "Rust", description: "More")
+
+    /// Runs `body` with a screen bound to a 12×80 virtual terminal.
+    func withScreen(
+        _ world: SearchWorld, size: TerminalSize = TerminalSize(rows: 12, columns: 80),
+        _ body: (VirtualTerminal, () -> Bool) throws -> Void
+    ) rethrows {
+        try SharingScheduler.mock(scheduler: world.scheduler) {
+            let terminal = VirtualTerminal(size: size)
+            let screen = SearchScreen(host: terminal, store: world.store, source: "test server")
+            var quit = false
+            let binding = TerminalApp.bind(screen, to: terminal) { quit = true }
+            defer { binding.dispose() }
+            world.scheduler.advanceTo(1)
+            try body(terminal, { quit })
+        }
+    }
+
+    func testTypingAQueryShowsResultsThenSelectingAndDetails() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories", .json(searchBody([kit, tools], total: 2)).delayed(by: .milliseconds(500)))
+        world.stub.stub(.get, "/repos/ann/tools", .json(
+            #"{"id": 2, "name": "tools", "owner": {"login": "ann", "avatar_url": "https://avatars.example.com/u/1"}, "stargazers_count": 57, "forks_count": 3, "topics": ["cli", "swift"], "license": {"spdx_id": "MIT"}, "created_at": "2020-05-01T10:00:00Z"}"#))
+        withScreen(world) { terminal, quit in
+            XCTAssertEqual(terminal.screen.lines[0], "GitHub search  ·  test server")
+            XCTAssertEqual(terminal.screen.lines[1], "Search:")
+            XCTAssertTrue(terminal.screen.lines[2].hasPrefix("Type a query"), terminal.screen.lines[2])
+            XCTAssertEqual(terminal.screen.lines[11], "Type to search  ↑/↓ select  Enter details  r retry  Esc quit")
+
+            terminal.type("kit")
+            world.scheduler.advanceTo(200)
+            XCTAssertEqual(terminal.screen.lines[1], "Search: kit")
+            XCTAssertEqual(terminal.screen.cursor?.row, 1)
+            XCTAssertEqual(terminal.screen.cursor?.column, "Search: kit".count)
+            world.scheduler.advanceTo(400)
+            XCTAssertEqual(terminal.screen.lines[2], "⠋ Loading…", "after the debounce")
+            world.scheduler.advanceTo(450)
+            XCTAssertEqual(terminal.screen.lines[2], "⠙ Loading…", "the spinner turns")
+            world.scheduler.advanceTo(900)
+            XCTAssertEqual(terminal.screen.lines[2], "2 repositories")
+            XCTAssertEqual(terminal.screen.lines[4],
+                           "› ann/kit    ★ 1.2k   Swift      A reactive kit for terminal apps")
+            XCTAssertTrue(terminal.screen.style(row: 4, column: 2).inverse, "the highlighted row")
+            XCTAssertEqual(terminal.screen.lines[5], "  ann/tools  ★ 56                The tools library")
+            XCTAssertFalse(terminal.screen.style(row: 5, column: 2).inverse)
+
+            terminal.press(.down)
+            world.scheduler.advanceTo(910)
+            XCTAssertTrue(terminal.screen.lines[5].hasPrefix("› ann/tools"))
+            XCTAssertTrue(terminal.screen.lines[4].hasPrefix("  ann/kit"))
+
+            terminal.press(.enter)
+            world.scheduler.advanceTo(920)
+            XCTAssertEqual(terminal.screen.lines[0], "ann/tools")
+            XCTAssertTrue(terminal.screen.text.contains("Loading details…"))
+            world.scheduler.advanceTo(1200)
+            XCTAssertEqual(terminal.screen.lines[4], "★ 57 stars   3 forks   0 open issues   0 watchers")
+            XCTAssertEqual(terminal.screen.lines[5], "Language: —   License: MIT   Default branch: —")
+            XCTAssertEqual(terminal.screen.lines[6], "Topics: cli, swift")
+            XCTAssertEqual(terminal.screen.lines[7], "Created 2020-05-01   Updated —   Pushed —")
+            XCTAssertEqual(terminal.screen.lines[8], "Owner: ann (avatar https://avatars.example.com/u/1)")
+            XCTAssertFalse(terminal.screen.text.contains("Loading details…"))
+
+            terminal.press(.escape)
+            world.scheduler.advanceTo(1210)
+            XCTAssertEqual(terminal.screen.lines[1], "Search: kit", "Esc goes back to the list")
+            XCTAssertFalse(quit())
+            terminal.press(.escape)
+            world.scheduler.advanceTo(1220)
+            XCTAssertTrue(quit(), "Esc in the list quits")
+        }
+    }
+
+    func testAnErrorSaysPressRToRetryAndRRetries() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories", sequence: [
+            .json(#"{"message": "Service Unavailable"}"#, statusCode: 503),
+            .json(searchBody([kit])),
+        ])
+        withScreen(world) { terminal, _ in
+            terminal.type("kit")
+            world.scheduler.advanceTo(800)
+            XCTAssertEqual(terminal.screen.lines[2], "✖ GitHub answered 503 Service Unavailable — press r to retry")
+            XCTAssertEqual(terminal.screen.style(row: 2, column: 0).foreground, .red)
+            terminal.type("r")
+            world.scheduler.advanceTo(810)
+            XCTAssertEqual(terminal.screen.lines[1], "Search: kit", "r retried instead of typing")
+            XCTAssertEqual(terminal.screen.lines[2], "⠋ Loading…")
+            world.scheduler.advanceTo(1100)
+            XCTAssertEqual(terminal.screen.lines[2], "1 repositories")
+            XCTAssertTrue(terminal.screen.lines[4].contains("ann/kit"))
+        }
+        XCTAssertEqual(world.stub.requests.count, 2)
+    }
+
+    func testRIsTypedWhenThereIsNothingToRetry() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories", .json(searchBody([])))
+        withScreen(world) { terminal, _ in
+            terminal.type("rx")
+            world.scheduler.advanceTo(800)
+            XCTAssertEqual(terminal.screen.lines[1], "Search: rx")
+            XCTAssertEqual(terminal.screen.lines[2], "No repositories match “rx”")
+            terminal.press(.backspace, .backspace)
+            world.scheduler.advanceTo(1500)
+            XCTAssertEqual(terminal.screen.lines[1], "Search:")
+            XCTAssertTrue(terminal.screen.lines[2].hasPrefix("Type a query"))
+        }
+    }
+
+    func testDownAtTheEndLoadsTheNextPage() throws {
+        let world = SearchWorld(perPage: 2)
+        world.stub.stub(.get, "/search/repositories") { request in
+            parameter("page", of: request) == "1"
+                ? .json(searchBody([self.kit, self.tools], total: 3)) : .json(searchBody([self.more], total: 3))
+        }
+        withScreen(world) { terminal, _ in
+            terminal.type("k")
+            world.scheduler.advanceTo(700)
+            XCTAssertEqual(terminal.screen.lines[2], "3 repositories (showing 2, ↓ at the end loads more)")
+            terminal.press(.down, .down)
+            world.scheduler.advanceTo(710)
+            XCTAssertEqual(terminal.screen.lines[2], "3 repositories (showing 2, ↓ at the end loads more)  ⠋ Loading more…")
+            world.scheduler.advanceTo(1000)
+            XCTAssertEqual(terminal.screen.lines[2], "3 repositories")
+            XCTAssertTrue(terminal.screen.lines[6].hasPrefix("  ann/more"))
+            terminal.press(.down)
+            world.scheduler.advanceTo(1010)
+            XCTAssertTrue(terminal.screen.lines[6].hasPrefix("› ann/more"))
+        }
+        XCTAssertEqual(world.stub.requests.compactMap { parameter("page", of: $0) }, ["1", "2"])
+    }
+
+    func testResizeRelaysOutAndCutsLongLines() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories", .json(searchBody([kit, tools, more])))
+        withScreen(world) { terminal, _ in
+            terminal.type("kit")
+            world.scheduler.advanceTo(700)
+            terminal.resize(to: TerminalSize(rows: 7, columns: 30))
+            world.scheduler.advanceTo(710)
+            XCTAssertEqual(terminal.screen.lines, [
+                "GitHub search  ·  test server",
+                "Search: kit",
+                "3 repositories",
+                "──────────────────────────────",
+                "› ann/kit    ★ 1.2k   Swift",
+                "  ann/tools  ★ 56",
+                "Type to search  ↑/↓ select  En",
+            ])
+            terminal.press(.down, .down)
+            world.scheduler.advanceTo(720)
+            XCTAssertEqual(terminal.screen.lines[4], "  ann/tools  ★ 56", "the list scrolls to keep the highlight visible")
+            XCTAssertTrue(terminal.screen.lines[5].hasPrefix("› ann/more"))
+        }
+    }
+
+    func testCtrlCQuitsFromTheDetails() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories", .json(searchBody([kit])))
+        world.stub.stub(.get, "/repos/**", .never)
+        withScreen(world) { terminal, quit in
+            terminal.type("kit")
+            world.scheduler.advanceTo(700)
+            terminal.press(.enter)
+            world.scheduler.advanceTo(710)
+            XCTAssertEqual(terminal.screen.lines[0], "ann/kit")
+            terminal.press(.control("c"))
+            world.scheduler.advanceTo(720)
+            XCTAssertTrue(quit())
+        }
+    }
+
+    func testFormatting() {
+        XCTAssertEqual(SearchScreenFormatting.count(999), "999")
+        XCTAssertEqual(SearchScreenFormatting.count(1000), "1k")
+        XCTAssertEqual(SearchScreenFormatting.count(1234), "1.2k")
+        XCTAssertEqual(SearchScreenFormatting.count(15_300), "15k")
+        XCTAssertEqual(SearchScreenFormatting.count(2_345_678), "2.3M")
+        XCTAssertEqual(SearchScreenFormatting.truncated("abcdef", to: 4), "abc…")
+        XCTAssertEqual(SearchScreenFormatting.truncated("abc", to: 4), "abc")
+    }
+}

@@ -1,0 +1,92 @@
+/// An event of a control (a button tap, the end of editing) as an observable.
+public protocol ControlEventType: ObservableType {
+    /// The event as a ``ControlEvent``.
+    func asControlEvent() -> ControlEvent<Element>
+}
+
+/// The events of a control: RxCocoa's type, without any UI framework. Build one
+/// for a terminal UI, a custom view layer or a test from any observable.
+///
+/// ```swift
+/// // A button of a terminal UI:
+/// let presses = PublishRelay<Void>()
+/// let tap = ControlEvent(events: presses)
+/// tap.asSignal().emit(to: viewModel.countUp).disposed(by: bag)
+/// // when the user presses the button:
+/// presses.accept(())
+/// ```
+///
+/// ```
+/// events:      --t---t--
+/// subscriber:  --t---t--
+/// ```
+///
+/// The contract an event's creator must keep (RxCocoa's): the events never fail,
+/// no initial value is sent on subscription, and they are delivered on the UI
+/// thread. `ControlEvent` takes `events` as it is; unlike RxCocoa it does not
+/// move the subscription to the main scheduler, so that it also serves UIs and
+/// tests that do not run a main run loop.
+public struct ControlEvent<PropertyType>: ControlEventType, @unchecked Sendable {
+    /// The event's element type.
+    public typealias Element = PropertyType
+
+    @usableFromInline
+    let events: Observable<PropertyType>
+
+    /// Creates a control event from the observable of its events, which must
+    /// never fail.
+    public init<Ev: ObservableType>(events: Ev) where Ev.Element == Element {
+        self.events = events.asObservable()
+    }
+
+    /// Subscribes `observer` to the events.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        events.subscribe(observer)
+    }
+
+    /// The events.
+    public func asObservable() -> Observable<Element> {
+        events
+    }
+
+    /// `self`.
+    public func asControlEvent() -> ControlEvent<Element> {
+        self
+    }
+}
+
+extension ControlEvent {
+    /// The events as a ``Driver``: delivered on the sharing scheduler, shared,
+    /// the latest replayed to new subscribers.
+    ///
+    /// ```
+    /// events:      --t---t--
+    /// asDriver():  --t---t--
+    /// ```
+    ///
+    /// A control event never fails; if it does anyway, the error is reported to
+    /// ``Hooks/contractViolationHandler`` and the driver completes.
+    public func asDriver() -> Driver<Element> {
+        asDriver { error in
+            Hooks.reportContractViolation("A ControlEvent failed, which it must not: \(error)")
+            return .empty()
+        }
+    }
+
+    /// The events as a ``Signal``: delivered on the sharing scheduler, shared
+    /// without replay.
+    ///
+    /// ```
+    /// events:      --t---t--
+    /// asSignal():  --t---t--
+    /// ```
+    ///
+    /// A control event never fails; if it does anyway, the error is reported to
+    /// ``Hooks/contractViolationHandler`` and the signal completes.
+    public func asSignal() -> Signal<Element> {
+        asSignal { error in
+            Hooks.reportContractViolation("A ControlEvent failed, which it must not: \(error)")
+            return .empty()
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+// RxCocoa's deprecated `Foundation.TimeInterval` (seconds) overloads of the
+// shared-sequence time operators, forwarding to the `RxTimeInterval` ones so that
+// older code keeps compiling (with a warning).
+
+extension SharedSequenceConvertibleType {
+    /// Deprecated: pass an `RxTimeInterval` to ``debounce(_:)``.
+    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    public func debounce(_ dueTime: Foundation.TimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        debounce(.rippleSeconds(dueTime))
+    }
+
+    /// Deprecated: pass an `RxTimeInterval` to ``throttle(_:latest:)``.
+    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    public func throttle(_ dueTime: Foundation.TimeInterval, latest: Bool = true) -> SharedSequence<SharingStrategy, Element> {
+        throttle(.rippleSeconds(dueTime), latest: latest)
+    }
+
+    /// Deprecated: pass an `RxTimeInterval` to ``delay(_:)``.
+    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    public func delay(_ dueTime: Foundation.TimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        delay(.rippleSeconds(dueTime))
+    }
+}
+
+extension SharedSequence where Element: RxAbstractInteger {
+    /// Deprecated: pass an `RxTimeInterval` to ``interval(_:)``.
+    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    public static func interval(_ period: Foundation.TimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        interval(.rippleSeconds(period))
+    }
+
+    /// Deprecated: pass `RxTimeInterval`s to ``timer(_:period:)``.
+    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    public static func timer(_ dueTime: Foundation.TimeInterval, period: Foundation.TimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        timer(.rippleSeconds(dueTime), period: .rippleSeconds(period))
+    }
+}

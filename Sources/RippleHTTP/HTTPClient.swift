@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends HTTP requests as reactive ``Single``s: the lowest layer of a Ripple
+/// networking stack, and the seam where tests plug in a stub.
+///
+/// Implementations start the request when the `Single` is subscribed (each
+/// subscription sends it again), cancel it when the subscription is disposed,
+/// and report failures as ``HTTPError``s:
+///
+/// - ``HTTPError/transport(_:)`` when no response arrived,
+/// - ``HTTPError/notHTTPResponse(_:)`` when the answer is not HTTP.
+///
+/// A client does **not** judge status codes: a `404` is a successful
+/// ``HTTPResponse``. ``Session`` and ``ObservableType/validate(_:)`` do that.
+///
+/// ```
+/// send(request):   ----------(response|)      the server answered
+///                  -----#(transport)          the connection failed
+/// dispose at ^:    ---^                       the request is cancelled, nothing is delivered
+/// ```
+///
+/// ``URLSessionHTTPClient`` is the real one; `StubHTTPClient` (module
+/// `RippleHTTPTesting`) answers from canned responses.
+public protocol HTTPClient: Sendable {
+    /// A `Single` that sends `request` when subscribed and succeeds with the
+    /// response (whatever its status code), or fails with an ``HTTPError``.
+    func send(_ request: URLRequest) -> Single<HTTPResponse>
+}
+
+extension HTTPClient {
+    /// ``send(_:)`` in the shape of RxCocoa's `URLSession.rx.response`: the body
+    /// and the `HTTPURLResponse`.
+    ///
+    /// ```
+    /// response(request):  ------((Data, HTTPURLResponse)|)
+    /// ```
+    public func response(_ request: URLRequest) -> Single<(Data, HTTPURLResponse)> {
+        send(request).asObservable().map { $0.tuple }.asSingle()
+    }
+
+    /// Sends a request built from its parts. A request that cannot be built
+    /// fails the `Single` with ``HTTPError/invalidRequest(_:)`` when subscribed
+    /// (nothing is sent; nothing is thrown at the call site).
+    ///
+    /// ```
+    /// send(.get, url, parameters: ["q": "a b"]):  ---(response|)     GET url?q=a%20b
+    /// ```
+    public func send(
+        _ method: HTTPMethod,
+        _ url: URL,
+        parameters: HTTPParameters = [:],
+        body: HTTPBody = .none,
+        headers: HTTPHeaders = [:]
+    ) -> Single<HTTPResponse> {
+        Observable.deferred { [self] in
+            let request = try URLRequest(method: method, url: url, parameters: parameters, body: body, headers: headers)
+            return self.send(request).asObservable()
+        }
+        .asSingle()
+    }
+
+    /// `GET url?parameters` with `headers`.
+    ///
+    /// ```
+    /// get(url, parameters: ["page": 2]):  ---(response|)
+    /// ```
+    public func get(_ url: URL, parameters: HTTPParameters = [:], headers: HTTPHeaders = [:]) -> Single<HTTPResponse> {
+        send(.get, url, parameters: parameters, headers: headers)
+    }
+
+    /// `DELETE url?parameters` with `headers`.
+    ///
+    /// ```
+    /// delete(url):  ---(response|)
+    /// ```
+    public func delete(_ url: URL, parameters: HTTPParameters = [:], headers: HTTPHeaders = [:]) -> Single<HTTPResponse> {
+        send(.delete, url, parameters: parameters, headers: headers)
+    }
+
+    /// `POST url` with `parameters` as a form (default) or JSON body.
+    ///
+    /// ```
+    /// post(url, parameters: ["name": "x"]):  ---(response|)     body name=x
+    /// ```
+    public func post(
+        _ url: URL, parameters: HTTPParameters = [:], encoding: HTTPBodyEncoding = .form, headers: HTTPHeaders = [:]
+    ) -> Single<HTTPResponse> {
+        send(.post, url, body: Self.body(parameters, encoding), headers: headers)
+    }
+
+    /// `PUT url` with `parameters` as a form (default) or JSON body.
+    ///
+    /// ```
+    /// put(url, parameters: ["name": "x"], encoding: .json):  ---(response|)     body {"name":"x"}
+    /// ```
+    public func put(
+        _ url: URL, parameters: HTTPParameters = [:], encoding: HTTPBodyEncoding = .form, headers: HTTPHeaders = [:]
+    ) -> Single<HTTPResponse> {
+        send(.put, url, body: Self.body(parameters, encoding), headers: headers)
+    }
+
+    private static func body(_ parameters: HTTPParameters, _ encoding: HTTPBodyEncoding) -> HTTPBody {
+        switch encoding {
+        case .form: return .form(parameters)
+        case .json: return .json(.object(parameters))
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends typed ``Request``s through an ``HTTPClient`` and turns the responses
+/// into their `Response` types, applying the timeout, retry and logging
+/// policies.
+///
+/// Everything it uses is injected through the initializer, so a test builds a
+/// session on a stub client and a `TestScheduler`:
+///
+/// ```swift
+/// // The app
+/// let session = Session(client: URLSessionHTTPClient(), retryPolicy: .default, timeout: .seconds(15))
+/// session.response(for: UserRepositories(user: "octocat"))     // Single<[Repository]>
+///     .observe(on: MainScheduler.instance)
+///     .subscribe(onSuccess: { repositories in ... }, onFailure: { error in ... })
+///     .disposed(by: bag)
+///
+/// // A test
+/// let stub = StubHTTPClient(scheduler: scheduler)
+/// stub.stub(.get, "/users/octocat/repos", .json(#"[{"id": 1, "full_name": "octocat/hello"}]"#))
+/// let session = Session(client: stub, scheduler: scheduler)
+/// ```
+///
+/// For each subscription ``response(for:)``:
+/// 1. builds the `URLRequest` (``Request/makeURLRequest()``); a failure is
+///    ``HTTPError/invalidRequest(_:)`` and nothing is sent;
+/// 2. sends it, failing an attempt after the request's or the session's
+///    timeout (``HTTPError/transport(_:)`` with `URLError(.timedOut)`);
+/// 3. checks the status against ``Request/acceptableStatusCodes``
+///    (``HTTPError/unacceptableStatusCode(_:headers:body:)``);
+/// 4. retries steps 2–3 by the request's or the session's ``RetryPolicy``
+///    (idempotent methods only, unless the policy allows more);
+/// 5. converts the response with ``Request/response(from:)``
+///    (``HTTPError/undecodableBody(_:body:)``).
+///
+/// Disposing the subscription cancels the request in flight or the wait
+/// before a retry.
+///
+/// ```
+/// response(for: r):   --------------(Response|)
+/// with a 503 first:   ---#·backoff·-------(Response|)
+/// ```
+public final class Session: Sendable {
+    /// Sends the requests (wrapped in a ``LoggingHTTPClient`` when the session
+    /// has a logger).
+    public let client: any HTTPClient
+    /// Runs timeouts and retry delays.
+    public let scheduler: any SchedulerType
+    /// The timeout of each attempt for requests that set none; `nil`: only the
+    /// client's own (`URLRequest.timeoutInterval`).
+    public let timeout: RxTimeInterval?
+    /// The retry policy for requests that set none; `nil`: no retries.
+    public let retryPolicy: RetryPolicy?
+
+    /// A session.
+    ///
+    /// - Parameters:
+    ///   - client: sends the requests; by default a ``URLSessionHTTPClient`` on
+    ///     `URLSession.shared`.
+    ///   - scheduler: runs timeouts and retry delays; by default a concurrent
+    ///     dispatch-queue scheduler. Tests pass a `TestScheduler`.
+    ///   - timeout: the default per-attempt timeout.
+    ///   - retryPolicy: the default retry policy.
+    ///   - logger: logs every attempt (a `curl` line, then the outcome).
+    public init(
+        client: any HTTPClient = URLSessionHTTPClient(),
+        scheduler: any SchedulerType = ConcurrentDispatchQueueScheduler(qos: .default),
+        timeout: RxTimeInterval? = nil,
+        retryPolicy: RetryPolicy? = nil,
+        logger: HTTPLogger? = nil
+    ) {
+        if let logger {
+            self.client = LoggingHTTPClient(client, logger: logger)
+        } else {
+            self.client = client
+        }
+        self.scheduler = scheduler
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+    }
+
+    /// Sends `request` when subscribed and succeeds with its `Response`; see
+    /// the type's documentation for the steps and the errors (all
+    /// ``HTTPError``s).
+    ///
+    /// ```
+    /// response(for: r):   ------(Response|)
+    ///                     ------#(HTTPError)
+    /// ```
+    public func response<R: Request>(for request: R) -> Single<R.Response> {
+        validatedResponse(for: request)
+            .map { try request.decodedResponse(from: $0) }
+            .asSingle()
+    }
+
+    /// Like ``response(for:)`` but stops before converting: the accepted
+    /// ``HTTPResponse`` (for headers such as `Link` or `ETag`).
+    ///
+    /// ```
+    /// send(r):   ------(HTTPResponse|)
+    /// ```
+    public func send<R: Request>(_ request: R) -> Single<HTTPResponse> {
+        validatedResponse(for: request).asSingle()
+    }
+
+    private func validatedResponse<R: Request>(for request: R) -> Observable<HTTPResponse> {
+        let client = self.client
+        let scheduler = self.scheduler
+        let timeout = request.timeout ?? self.timeout
+        let policy = request.retryPolicy ?? self.retryPolicy
+        return Observable.deferred {
+            let urlRequest = try request.makeURLRequest()
+            let acceptable = request.acceptableStatusCodes
+            var attempt = client.send(urlRequest).asObservable()
+            if let timeout {
+                attempt = attempt.requestTimeout(timeout, scheduler: scheduler)
+            }
+            attempt = attempt.validate(acceptable)
+            if let policy, request.method.isIdempotent || policy.retriesNonIdempotentRequests {
+                attempt = attempt.retry(policy, scheduler: scheduler)
+            }
+            return attempt
+        }
+    }
+}

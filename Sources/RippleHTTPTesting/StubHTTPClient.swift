@@ -1,0 +1,352 @@
+@_exported import RippleHTTP
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A canned answer of a ``StubHTTPClient``: a status code, header fields and
+/// a body, or a transport failure, optionally after a delay.
+///
+/// ```swift
+/// .json(#"{"id": 1}"#)                                  // 200, Content-Type: application/json
+/// .json(User(id: 1))                                    // an Encodable value
+/// .status(503, headers: ["Retry-After": "2"])
+/// .text("plain", statusCode: 201)
+/// .failure(.notConnectedToInternet)                     // HTTPError.transport
+/// .json("[]").delayed(by: .milliseconds(300))           // on the stub's scheduler
+/// .never                                                // no answer (cancellation tests)
+/// ```
+public struct StubResponse: Sendable {
+    enum Outcome: Sendable {
+        case response(statusCode: Int, headers: HTTPHeaders, body: Data)
+        case failure(HTTPError)
+        case never
+    }
+
+    let outcome: Outcome
+    /// The delay before the answer, on the stub's scheduler (`nil`: the
+    /// stub's default delay).
+    public var delay: RxTimeInterval?
+
+    /// A response with `statusCode`, `headers` and `body`.
+    public init(statusCode: Int = 200, headers: HTTPHeaders = [:], body: Data = Data(), delay: RxTimeInterval? = nil) {
+        self.outcome = .response(statusCode: statusCode, headers: headers, body: body)
+        self.delay = delay
+    }
+
+    private init(outcome: Outcome, delay: RxTimeInterval? = nil) {
+        self.outcome = outcome
+        self.delay = delay
+    }
+
+    /// A JSON body given as text (`Content-Type: application/json`).
+    public static func json(_ text: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+        StubResponse(statusCode: statusCode, headers: (["Content-Type": "application/json"] as HTTPHeaders).merging(headers), body: Data(text.utf8))
+    }
+
+    /// `value` encoded with `encoder` (`Content-Type: application/json`); if it
+    /// does not encode, a `500` whose body says why.
+    public static func json<Value: Encodable>(
+        _ value: Value, statusCode: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()
+    ) -> StubResponse {
+        do {
+            let data = try encoder.encode(value)
+            return StubResponse(statusCode: statusCode, headers: (["Content-Type": "application/json"] as HTTPHeaders).merging(headers), body: data)
+        } catch {
+            return .text("StubResponse.json could not encode \(Value.self): \(error)", statusCode: 500)
+        }
+    }
+
+    /// A text body (`Content-Type: text/plain; charset=utf-8`).
+    public static func text(_ text: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+        StubResponse(statusCode: statusCode, headers: (["Content-Type": "text/plain; charset=utf-8"] as HTTPHeaders).merging(headers), body: Data(text.utf8))
+    }
+
+    /// A status code with an optional text body.
+    public static func status(_ statusCode: Int, headers: HTTPHeaders = [:], body: String = "") -> StubResponse {
+        StubResponse(statusCode: statusCode, headers: headers, body: Data(body.utf8))
+    }
+
+    /// A transport failure: ``HTTPError/transport(_:)`` with `URLError(code)`.
+    public static func failure(_ code: URLError.Code) -> StubResponse {
+        StubResponse(outcome: .failure(.transport(URLError(code))))
+    }
+
+    /// Fails with `error` (any ``HTTPError``, e.g. ``HTTPError/notHTTPResponse(_:)``).
+    public static func failure(_ error: HTTPError) -> StubResponse {
+        StubResponse(outcome: .failure(error))
+    }
+
+    /// Never answers: the request stays in flight until it is disposed.
+    public static let never = StubResponse(outcome: .never)
+
+    /// This answer after `delay` on the stub's scheduler.
+    public func delayed(by delay: RxTimeInterval) -> StubResponse {
+        var copy = self
+        copy.delay = delay
+        return copy
+    }
+
+    /// The outcome for `request`.
+    func result(for request: URLRequest) -> Result<HTTPResponse, Error>? {
+        switch outcome {
+        case .response(let statusCode, let headers, let body):
+            let url = request.url ?? URL(string: "http://stub.invalid/")!
+            guard let response = HTTPResponse(url: url, statusCode: statusCode, headers: headers, data: body) else {
+                return .failure(HTTPError.notHTTPResponse(nil))
+            }
+            return .success(response)
+        case .failure(let error):
+            return .failure(error)
+        case .never:
+            return nil
+        }
+    }
+}
+
+/// An ``HTTPClient`` for tests: answers by method and path with canned
+/// responses, optionally after a delay on a scheduler (a `TestScheduler` for
+/// virtual time), and records every request it receives and every request
+/// cancelled before its answer.
+///
+/// ```swift
+/// let scheduler = TestScheduler(initialClock: 0)
+/// let stub = StubHTTPClient(scheduler: scheduler)
+/// stub.stub(.get, "/users/*/repos", .json(#"[{"id": 1, "name": "hello"}]"#).delayed(by: .seconds(5)))
+/// stub.stub(.get, "/flaky", sequence: [.status(503), .status(503), .json("{}")])
+///
+/// let session = Session(client: stub, scheduler: scheduler)
+/// // ... run the code under test ...
+/// XCTAssertEqual(stub.requests.map(\.url?.path), ["/users/octocat/repos"])
+/// ```
+///
+/// Matching: the method must be equal; the pattern is compared with the
+/// URL's path segment by segment, `*` matching any one segment and a final
+/// `**` any rest; the query is ignored (inspect ``requests``, or use a
+/// handler). Later stubs win over earlier ones. A request without a stub gets
+/// ``unmatchedResponse`` (a `404` saying so).
+///
+/// Without delay the answer is delivered synchronously on subscription.
+public final class StubHTTPClient: HTTPClient, @unchecked Sendable {
+    private struct Route {
+        let method: HTTPMethod
+        let pattern: [Substring]
+        let answer: (URLRequest) -> StubResponse
+    }
+
+    private struct State {
+        var routes: [Route] = []
+        var requests: [URLRequest] = []
+        var cancelled: [URLRequest] = []
+        var unmatched: [URLRequest] = []
+        var unmatchedResponse: StubResponse?
+        var defaultDelay: RxTimeInterval?
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+    /// Runs the delays.
+    public let scheduler: any SchedulerType
+
+    /// A stub whose delays run on `scheduler` (by default a concurrent
+    /// dispatch-queue scheduler, in real time) and default to `defaultDelay`.
+    public init(scheduler: any SchedulerType = ConcurrentDispatchQueueScheduler(qos: .default), defaultDelay: RxTimeInterval? = nil) {
+        self.scheduler = scheduler
+        state.defaultDelay = defaultDelay
+    }
+
+    /// Answers `method` requests whose path matches `pattern` with `response`,
+    /// every time.
+    public func stub(_ method: HTTPMethod, _ pattern: String, _ response: StubResponse) {
+        stub(method, pattern) { _ in response }
+    }
+
+    /// Answers matching requests with `sequence`'s responses in order, then
+    /// with the last one again (e.g. `[.status(503), .json("{}")]` for a
+    /// retry test). An empty sequence answers ``unmatchedResponse``.
+    public func stub(_ method: HTTPMethod, _ pattern: String, sequence: [StubResponse]) {
+        let index = Counter()
+        let fallback = unmatchedResponse
+        stub(method, pattern) { _ in
+            guard !sequence.isEmpty else { return fallback }
+            return sequence[min(index.next(), sequence.count - 1)]
+        }
+    }
+
+    /// Answers matching requests with what `handler` returns for each (it may
+    /// look at the query, headers and body).
+    public func stub(_ method: HTTPMethod, _ pattern: String, handler: @escaping (URLRequest) -> StubResponse) {
+        let route = Route(method: method, pattern: StubHTTPClient.segments(pattern), answer: handler)
+        lock.lock()
+        state.routes.append(route)
+        lock.unlock()
+    }
+
+    /// Removes every stub and every record.
+    public func reset() {
+        lock.lock()
+        let defaultDelay = state.defaultDelay
+        state = State()
+        state.defaultDelay = defaultDelay
+        lock.unlock()
+    }
+
+    /// The answer to requests that match no stub. Default: `404` with the
+    /// text `No stub for <METHOD> <path>`.
+    public var unmatchedResponse: StubResponse {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return state.unmatchedResponse ?? .text("No stub for this request", statusCode: 404)
+        }
+        set {
+            lock.lock()
+            state.unmatchedResponse = newValue
+            lock.unlock()
+        }
+    }
+
+    /// The delay of responses that set none.
+    public var defaultDelay: RxTimeInterval? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return state.defaultDelay
+        }
+        set {
+            lock.lock()
+            state.defaultDelay = newValue
+            lock.unlock()
+        }
+    }
+
+    /// Every request received (one per subscription), in order.
+    public var requests: [URLRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.requests
+    }
+
+    /// The requests received for `method` and a path matching `pattern`.
+    public func requests(_ method: HTTPMethod, _ pattern: String) -> [URLRequest] {
+        let segments = StubHTTPClient.segments(pattern)
+        return requests.filter { request in
+            request.httpMethod == method.rawValue && StubHTTPClient.matches(segments, path: request.url?.path ?? "")
+        }
+    }
+
+    /// The requests disposed before their answer arrived.
+    public var cancelledRequests: [URLRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.cancelled
+    }
+
+    /// The requests that matched no stub.
+    public var unmatchedRequests: [URLRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.unmatched
+    }
+
+    /// Records `request` when subscribed and answers it as stubbed.
+    ///
+    /// ```
+    /// send(request):   ---delay---(response|)
+    /// ```
+    public func send(_ request: URLRequest) -> Single<HTTPResponse> {
+        Single.create { [self] observer in
+            let response = self.receive(request)
+            let delay = response.delay ?? self.defaultDelay
+            guard let result = response.result(for: request), delay != .never else {
+                return Disposables.create { self.recordCancellation(request) }
+            }
+            guard let delay, StubHTTPClient.isPositive(delay) else {
+                observer(result)
+                return Disposables.create()
+            }
+            let answered = Counter()
+            let scheduled = self.scheduler.scheduleRelative((), dueTime: delay) { _ in
+                _ = answered.next()
+                observer(result)
+                return Disposables.create()
+            }
+            return Disposables.create {
+                if answered.value == 0 {
+                    self.recordCancellation(request)
+                }
+                scheduled.dispose()
+            }
+        }
+    }
+
+    private func receive(_ request: URLRequest) -> StubResponse {
+        let path = request.url?.path ?? ""
+        lock.lock()
+        state.requests.append(request)
+        let route = state.routes.last { route in
+            route.method.rawValue == request.httpMethod && StubHTTPClient.matches(route.pattern, path: path)
+        }
+        if route == nil {
+            state.unmatched.append(request)
+        }
+        let unmatched = state.unmatchedResponse
+        lock.unlock()
+        // The handler is user code: called outside the lock.
+        if let route {
+            return route.answer(request)
+        }
+        return unmatched ?? .text("No stub for \(request.httpMethod ?? "GET") \(path)", statusCode: 404)
+    }
+
+    private func recordCancellation(_ request: URLRequest) {
+        lock.lock()
+        state.cancelled.append(request)
+        lock.unlock()
+    }
+
+    private static func isPositive(_ interval: RxTimeInterval) -> Bool {
+        switch interval {
+        case .seconds(let amount), .milliseconds(let amount), .microseconds(let amount), .nanoseconds(let amount):
+            return amount > 0
+        case .never:
+            return false
+        @unknown default:
+            return false
+        }
+    }
+
+    private static func segments(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    private static func matches(_ pattern: [Substring], path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        for (index, part) in pattern.enumerated() {
+            if part == "**" && index == pattern.count - 1 { return true }
+            guard index < segments.count else { return false }
+            if part != "*" && part != segments[index] { return false }
+        }
+        return pattern.count == segments.count
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Returns the current count and increments it.
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count - 1
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import RippleHTTP
+import RippleHTTPTesting
+import RippleTest
+import XCTest
+
+/// `Session` with a stub client in virtual time (one tick = one second).
+final class SessionTests: HTTPTestCase {
+    func testTheRequestIsSentWhenSubscribedAndAgainForEachSubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let stub = StubHTTPClient(scheduler: scheduler)
+        stub.stub(.get, "/repos/octocat/hello", .json(repoJSON).delayed(by: .seconds(3)))
+        let session = Session(client: stub, scheduler: scheduler)
+        let single = session.response(for: RepoRequest())
+        XCTAssertEqual(stub.requests.count, 0, "nothing is sent before subscription")
+        let res = scheduler.start { single.asObservable().map(\.id) }
+        XCTAssertEqual(res.events, [.next(203, 1_296_269), .completed(203)])
+        XCTAssertEqual(stub.requests.map { $0.url?.absoluteString }, ["https://api.example.com/repos/octocat/hello"])
+        single.subscribe { _ in }.dispose()
+        XCTAssertEqual(stub.requests.count, 2)
+        XCTAssertEqual(stub.cancelledRequests.count, 1)
+    }
+
+    func testDisposingCancelsTheRequestAndDeliversNothing() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let stub = StubHTTPClient(scheduler: scheduler)
+        stub.stub(.get, "/repos/octocat/hello", .json(repoJSON).delayed(by: .seconds(50)))
+        let session = Session(client: stub, scheduler: scheduler)
+        let res = scheduler.start(disposed: 230) { session.response(for: RepoRequest()).asObservable().map(\.id) }
+        XCTAssertEqual(res.events, [])
+        XCTAssertEqual(stub.cancelledRequests.count, 1)
+        scheduler.advanceTo(1000)
+        XCTAssertEqual(res.events, [], "the stub's answer was unscheduled")
+    }
+
+    func testSessionTimeoutAndPerRequestTimeout() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let stub = StubHTTPClient(scheduler: scheduler)
+        stub.stub(.get, "/thing", .text("late").delayed(by: .seconds(40)))
+        let session = Session(client: stub, scheduler: scheduler, timeout: .seconds(30))
+        let request = ConfigurableRequest<String>(convert: \.text)
+        let res = scheduler.start { session.response(for: request).asObservable() }
+        XCTAssertEqual(res.events, [.error(230, HTTPError.transport(URLError(.timedOut)))])
+        XCTAssertEqual(stub.cancelledRequests.count, 1, "the timed-out request was cancelled")
+
+        // The request's own timeout wins over the session's.
+        let patient = TestScheduler(initialClock: 0)
+        let stub2 = StubHTTPClient(scheduler: patient)
+        stub2.stub(.get, "/thing", .text("late").delayed(by: .seconds(40)))
+        let session2 = Session(client: stub2, scheduler: patient, timeout: .seconds(30))
+        let longer = ConfigurableRequest<String>(timeout: .seconds(60), convert: \.text)
+        XCTAssertEqual(patient.start { session2.response(for: longer).asObservable() }.events, [.next(240, "late"), .completed(240)])
+        XCTAssertEqual(try longer.makeURLRequest().timeoutInterval, 60, "also given to URLSession")
+    }
+
+    func testSessionRetriesTransientFailuresOfIdempotentRequests() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let stub = StubHTTPClient(scheduler: scheduler)
+        stub.stub(.get, "/thing", sequence: [
+            .status(503).delayed(by: .seconds(1)),
+            .status(429, headers: ["Retry-After": "20"]).delayed(by: .seconds(1)),
+            .text("done").delayed(by: .seconds(1)),
+        ])
+        let policy = RetryPolicy(maxRetries: 3, initialDelay: 5)
+        let session = Session(client: stub, scheduler: scheduler, retryPolicy: policy)
+        let res = scheduler.start { session.response(for: ConfigurableRequest<String>(convert: \.text)).asObservable() }
+        // 200 → 503 at 201, backoff 5 → 206 → 429 at 207, Retry-After 20 → 227 → answer at 228.
+        XCTAssertEqual(res.events, [.next(228, "done"), .completed(228)])
+        XCTAssertEqual(stub.requests.count, 3)
+    }
+
+    func testPostIsNotRetriedUnlessThePolicySaysSo() {
+        let stub = StubHTTPClient()
+        stub.stub(.post, "/thing", .status(503))
+        let scheduler = TestScheduler(initialClock: 0)
+        let session = Session(client: stub, scheduler: scheduler, retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: 1))
+        let post = ConfigurableRequest<Void>(method: .post, convert: { _ in })
+        let res = scheduler.start { session.response(for: post).asObservable().map { _ in 0 } }
+        XCTAssertEqual(res.events.count, 1)
+        XCTAssertEqual(stub.requests.count, 1)
+
+        stub.reset()
+        stub.stub(.post, "/thing", .status(503))
+        let scheduler2 = TestScheduler(initialClock: 0)
+        let eager = ConfigurableRequest<Void>(method: .post, retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: 1, retriesNonIdempotentRequests: true), convert: { _ in })
+        _ = scheduler2.start { Session(client: stub, scheduler: scheduler2).response(for: eager).asObservable().map { _ in 0 } }
+        XCTAssertEqual(stub.requests.count, 3)
+    }
+
+    func testDecodingFailuresAreNotRetried() {
+        let stub = StubHTTPClient()
+        stub.stub(.get, "/repos/octocat/hello", .json("{}"))
+        let scheduler = TestScheduler(initialClock: 0)
+        let session = Session(client: stub, scheduler: scheduler, retryPolicy: RetryPolicy(initialDelay: 1))
+        let res = scheduler.start { session.response(for: RepoRequest()).asObservable().map(\.id) }
+        XCTAssertEqual(res.events.count, 1)
+        XCTAssertEqual((res.events.first?.value.error as? HTTPError)?.kind, .undecodableBody)
+        XCTAssertEqual(stub.requests.count, 1)
+    }
+
+    func testLoggingAsCurlThroughAPluggableSink() {
+        let lines = Recorder<String>()
+        let clock = Recorder<Int>()
+        let logger = HTTPLogger(now: {
+            clock.append(0)
+            return Date(timeIntervalSince1970: Double(clock.values.count) * 0.25)
+        }, sink: { lines.append($0.description) })
+        let stub = StubHTTPClient()
+        stub.stub(.get, "/search/repositories", .json(#"{"items":[]}"#))
+        stub.stub(.post, "/items", .failure(.networkConnectionLost))
+        let session = Session(client: stub, logger: logger)
+        _ = outcome(of: session.response(for: SearchRequest(keyword: "a b")))
+        _ = outcome(of: session.response(for: CreateItem(name: "n")))
+        XCTAssertEqual(lines.values, [
+            "curl 'https://api.example.com/search/repositories?q=a%20b&offset=0&limit=20'",
+            "← 200 OK GET https://api.example.com/search/repositories?q=a%20b&offset=0&limit=20 (250 ms, 12 bytes)",
+            #"curl -X POST -H 'Content-Type: application/json' -H 'X-Client: tests' --data-binary '{"name":"n"}' 'https://api.example.com/items'"#,
+            "✕ POST https://api.example.com/items failed after 250 ms: HTTP transport failure: the network connection was lost (URLError -1005)",
+        ])
+    }
+
+    func testLoggingCancellationAndRedaction() {
+        let entries = Recorder<HTTPLogEntry>()
+        let stub = StubHTTPClient()
+        stub.stub(.get, "/thing", .never)
+        let client = stub.logging(to: HTTPLogger(now: { Date(timeIntervalSince1970: 0) }, sink: { entries.append($0) }))
+        let request = try! URLRequest(method: .get, url: exampleBase.appendingPathComponent("thing"), headers: ["Authorization": "token abc", "Cookie": "s=1"])
+        client.send(request).subscribe { _ in }.dispose()
+        XCTAssertEqual(entries.values.map(\.description), [
+            "curl -H 'Authorization: <redacted>' -H 'Cookie: <redacted>' 'https://api.example.com/thing'",
+            "✕ GET https://api.example.com/thing cancelled after 0 ms",
+        ])
+        XCTAssertEqual(entries.values.map { $0.request.url }, [request.url, request.url])
+        XCTAssertEqual(stub.cancelledRequests.count, 1)
+        // `HTTPLogger.print` exists for quick debugging.
+        XCTAssertTrue(HTTPLogger.print.redactedHeaders.contains("Authorization"))
+    }
+
+    func testTheTupleShapedAPIAndConveniences() throws {
+        let stub = StubHTTPClient()
+        stub.stub(.get, "/items", handler: { request in .text(request.url?.query ?? "") })
+        stub.stub(.delete, "/items/1", handler: { request in .text(request.url?.query ?? "") })
+        stub.stub(.post, "/items", handler: { request in .text(String(decoding: request.httpBody ?? Data(), as: UTF8.self)) })
+        stub.stub(.put, "/items/1", handler: { request in .text(request.value(forHTTPHeaderField: "Content-Type") ?? "") })
+        let items = exampleBase.appendingPathComponent("items")
+        let one = items.appendingPathComponent("1")
+
+        let (data, response) = try XCTUnwrap(try outcome(of: stub.response(try URLRequest(method: .get, url: items, parameters: ["q": "a+b"])))?.get())
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "q=a%2Bb")
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(try outcome(of: stub.get(items, parameters: ["page": 2], headers: ["Accept": "*/*"]))?.get().text, "page=2")
+        XCTAssertEqual(stub.requests.last?.value(forHTTPHeaderField: "Accept"), "*/*")
+        XCTAssertEqual(try outcome(of: stub.delete(one, parameters: ["force": true]))?.get().text, "force=true")
+        XCTAssertEqual(try outcome(of: stub.post(items, parameters: ["name": "x y"]))?.get().text, "name=x%20y")
+        XCTAssertEqual(try outcome(of: stub.post(items, parameters: ["name": "x y"], encoding: .json))?.get().text, #"{"name":"x y"}"#)
+        XCTAssertEqual(try outcome(of: stub.put(one, parameters: ["n": 1]))?.get().text, "application/x-www-form-urlencoded; charset=utf-8")
+        XCTAssertEqual(try outcome(of: stub.put(one, parameters: ["n": 1], encoding: .json))?.get().text, "application/json")
+        XCTAssertEqual(try outcome(of: stub.send("PATCH", items))?.get().statusCode, 404, "no stub for PATCH")
+    }
+
+    func testHTTPResponseAccessors() throws {
+        let response = try XCTUnwrap(HTTPResponse(url: exampleBase, statusCode: 201, headers: ["B": "2", "a": "1"], data: Data("hé".utf8)))
+        XCTAssertEqual(response.statusCode, 201)
+        XCTAssertEqual(response.url, exampleBase)
+        XCTAssertEqual(response.text, "hé")
+        XCTAssertEqual(response.headers.fields.map(\.name).map { $0.lowercased() }, ["a", "b"])
+        XCTAssertEqual(response.headers["b"], "2")
+        XCTAssertEqual(response.tuple.0, response.data)
+        XCTAssertEqual(HTTPResponse(data: Data(), response: response.response).statusCode, 201)
+    }
+}

@@ -1,0 +1,345 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for end-to-end tests of
+/// `URLSessionHTTPClient`: POSIX sockets, one background thread accepting
+/// connections and one thread per connection, a random port, one request per
+/// connection (`Connection: close`).
+///
+/// Routes (see ``route(_:)``):
+/// - `GET /hello`: a JSON object with a snake_case key and an ISO-8601 date;
+/// - `* /echo`: the request as JSON (method, path, query, headers, body);
+/// - `GET /status/<code>`: that status, body `status <code>`, plus the header
+///   `Retry-After` when the query has `retry_after`;
+/// - `GET /slow?ms=<n>`: answers after `n` ms, noticing if the client closes
+///   the connection meanwhile;
+/// - `GET /repos/octocat/hello`: a GitHub-like repository;
+/// - `GET /text`: a plain-text body that is not JSON;
+/// - anything else: `404`.
+final class LoopbackHTTPServer: @unchecked Sendable {
+    struct ReceivedRequest: Sendable {
+        let method: String
+        let target: String
+        let headers: [String: String]
+        let body: Data
+
+        var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+        var query: String { target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "" }
+    }
+
+    struct CannedResponse {
+        var status: Int
+        var headers: [(String, String)] = []
+        var body: Data = Data()
+        /// Wait this long before answering, watching for the client to leave.
+        var delay: TimeInterval = 0
+    }
+
+    /// What happened, in order, for tests to wait on.
+    enum Event: Equatable {
+        case received(String)
+        case answered(String)
+        case clientClosed(String)
+    }
+
+    let port: Int
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private let listener: Int32
+    private let condition = NSCondition()
+    private var events: [Event] = []
+    private var requests: [ReceivedRequest] = []
+    private var stopping = false
+    private var runningThreads = 0
+
+    init() throws {
+        #if canImport(Glibc)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let listener = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard listener >= 0 else { throw POSIXError(.EIO) }
+        var reuse: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 64) == 0 else {
+            close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        port = Int(UInt16(bigEndian: actual.sin_port))
+        startThread { [self] in acceptLoop() }
+    }
+
+    /// Stops accepting, ends the connection threads and waits for them.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while runningThreads > 0 {
+            _ = condition.wait(until: Date().addingTimeInterval(0.05))
+        }
+        condition.unlock()
+        close(listener)
+    }
+
+    /// The requests received so far.
+    var receivedRequests: [ReceivedRequest] {
+        condition.lock()
+        defer { condition.unlock() }
+        return requests
+    }
+
+    /// Waits until `event` happened; `false` after `timeout`.
+    func wait(for event: Event, timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !events.contains(event) {
+            if !condition.wait(until: deadline) { return events.contains(event) }
+        }
+        return true
+    }
+
+    /// `true` if `event` happened.
+    func happened(_ event: Event) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return events.contains(event)
+    }
+
+    private func record(_ event: Event) {
+        condition.lock()
+        events.append(event)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+
+    private func startThread(_ body: @escaping @Sendable () -> Void) {
+        condition.lock()
+        runningThreads += 1
+        condition.unlock()
+        let thread = Thread { [self] in
+            body()
+            condition.lock()
+            runningThreads -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    private func acceptLoop() {
+        while !isStopping {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            startThread { [self] in
+                handle(connection)
+                close(connection)
+            }
+        }
+    }
+
+    // MARK: One connection
+
+    private func handle(_ fd: Int32) {
+        guard let request = readRequest(fd) else { return }
+        condition.lock()
+        requests.append(request)
+        condition.unlock()
+        record(.received(request.path))
+        let response = LoopbackHTTPServer.route(request)
+        if response.delay > 0, !waitWatchingForClose(fd, seconds: response.delay) {
+            record(.clientClosed(request.path))
+            return
+        }
+        var head = "HTTP/1.1 \(response.status) \(LoopbackHTTPServer.reason(response.status))\r\n"
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n"
+        for (name, value) in response.headers {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "\r\n"
+        var bytes = Data(head.utf8)
+        if request.method != "HEAD" {
+            bytes.append(response.body)
+        }
+        writeAll(fd, bytes)
+        shutdown(fd, Int32(SHUT_WR))
+        record(.answered(request.path))
+        // Let the client read everything before the socket closes.
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var scratch = [UInt8](repeating: 0, count: 1024)
+        for _ in 0..<20 where poll(&poller, 1, 50) > 0 {
+            if recv(fd, &scratch, scratch.count, 0) <= 0 { break }
+        }
+    }
+
+    /// Waits `seconds`; `false` if the client closed the connection first (or
+    /// the server is stopping).
+    private func waitWatchingForClose(_ fd: Int32, seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if isStopping { return false }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let slice = Int32(max(1, min(20, deadline.timeIntervalSinceNow * 1000)))
+            if poll(&poller, 1, slice) > 0 {
+                var byte: UInt8 = 0
+                let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
+                if count <= 0 { return false }
+                // Unexpected extra bytes: ignore them.
+                _ = recv(fd, &byte, 1, 0)
+            }
+        }
+        return true
+    }
+
+    private func readRequest(_ fd: Int32) -> ReceivedRequest? {
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let separator = Data("\r\n\r\n".utf8)
+        var headerEnd: Range<Data.Index>?
+        while headerEnd == nil {
+            guard readSome(fd, &chunk, into: &buffer) else { return nil }
+            headerEnd = buffer.range(of: separator)
+            if buffer.count > 1 << 20 { return nil }
+        }
+        guard let headerEnd, let head = String(data: buffer[..<headerEnd.lowerBound], encoding: .utf8) else { return nil }
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        var body = Data(buffer[headerEnd.upperBound...])
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        if headers["expect"]?.lowercased() == "100-continue", body.count < length {
+            writeAll(fd, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        while body.count < length {
+            guard readSome(fd, &chunk, into: &body) else { return nil }
+        }
+        return ReceivedRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
+    }
+
+    /// Reads what is available (waiting up to 5 s); `false` on close, error or
+    /// stop.
+    private func readSome(_ fd: Int32, _ chunk: inout [UInt8], into buffer: inout Data) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && !isStopping {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 20) > 0 {
+                let count = recv(fd, &chunk, chunk.count, 0)
+                if count <= 0 { return false }
+                buffer.append(contentsOf: chunk[0..<count])
+                return true
+            }
+        }
+        return false
+    }
+
+    private func writeAll(_ fd: Int32, _ data: Data) {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                #if canImport(Glibc)
+                let flags = Int32(MSG_NOSIGNAL)
+                #else
+                let flags: Int32 = 0
+                #endif
+                let written = send(fd, raw.baseAddress! + offset, raw.count - offset, flags)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    // MARK: Routes
+
+    static func route(_ request: ReceivedRequest) -> CannedResponse {
+        let json = [("Content-Type", "application/json")]
+        let segments = request.path.split(separator: "/")
+        switch (request.method, segments.first.map(String.init) ?? "") {
+        case ("GET", "hello"):
+            return CannedResponse(status: 200, headers: json, body: Data(#"{"message":"hello","created_at":"2024-05-01T12:00:00Z"}"#.utf8))
+        case (_, "echo"):
+            let object: [String: Any] = [
+                "method": request.method,
+                "path": request.path,
+                "query": request.query,
+                "headers": request.headers,
+                "body": String(decoding: request.body, as: UTF8.self),
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            return CannedResponse(status: 200, headers: json, body: data)
+        case ("GET", "status") where segments.count == 2:
+            let code = Int(segments[1]) ?? 500
+            var headers = [("Content-Type", "text/plain")]
+            if let retryAfter = query(request.query)["retry_after"] {
+                headers.append(("Retry-After", retryAfter))
+            }
+            return CannedResponse(status: code, headers: headers, body: Data("status \(code)".utf8))
+        case ("GET", "slow"):
+            let milliseconds = Double(query(request.query)["ms"] ?? "1000") ?? 1000
+            return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("slow".utf8), delay: milliseconds / 1000)
+        case ("GET", "repos") where request.path == "/repos/octocat/hello":
+            let body = #"{"id":1296269,"full_name":"octocat/hello","owner":{"login":"octocat","avatar_url":"https://avatars.example/u/583231"},"stargazers_count":80,"updated_at":"2024-05-01T12:00:00.250Z"}"#
+            return CannedResponse(status: 200, headers: json, body: Data(body.utf8))
+        case ("GET", "text"):
+            return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("just text".utf8))
+        default:
+            return CannedResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Data("not found".utf8))
+        }
+    }
+
+    static func query(_ query: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            result[name] = value
+        }
+        return result
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 404: return "Not Found"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
+        default: return "Status"
+        }
+    }
+}

@@ -76,6 +76,7 @@ extension ObservableType {{
     /// fails or `resultSelector` throws; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func combineLatest<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) throws -> Element
@@ -94,6 +95,7 @@ extension ObservableType where Element == Any {{
     /// soon as a source fails; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func combineLatest<{generics}>(
         {args}
     ) -> Observable<({elements})> {{
@@ -102,6 +104,7 @@ extension ObservableType where Element == Any {{
 }}
 
 extension CombineLatestFactory {{
+    @inlinable
     static func combineLatest<{types}>({factory_args}) -> Observable<({types})> {{
         Producer {{ observer in
             let sink = CombineLatestSink<({optionals}), ({types})>(
@@ -139,6 +142,7 @@ extension ObservableType {{
     /// or `resultSelector` throws; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func zip<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) throws -> Element
@@ -158,6 +162,7 @@ extension ObservableType where Element == Any {{
     /// a source fails; every source is then disposed.
     ///
 {marble}
+    @inlinable
     public static func zip<{generics}>(
         {args}
     ) -> Observable<({elements})> {{
@@ -166,6 +171,7 @@ extension ObservableType where Element == Any {{
 }}
 
 extension ZipFactory {{
+    @inlinable
     static func zip<{types}>({factory_args}) -> Observable<({types})> {{
         Producer {{ observer in
             let sink = ZipSink<({buffers}), ({types})>(

@@ -10,6 +10,17 @@ import Workloads
 //   swift run -c release --package-path Benchmarks ripple-compare --smoke  # a quick pass (CI)
 //   ... ripple-compare --filter hot-chain                                  # some workloads
 
+// Start a second thread before measuring anything. While a process has a single
+// thread, glibc skips the atomic instructions of `pthread_mutex_lock`/`unlock`
+// (they cost about 4 ns instead of 12 ns here), so the first workloads measured
+// would run under different conditions from the later ones (the observe(on:) and
+// AsyncStream workloads start threads). Every real application has several threads.
+do {
+    let started = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async { started.signal() }
+    started.wait()
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 let smoke = arguments.contains("--smoke")
 let filter: String? = arguments.firstIndex(of: "--filter").flatMap { index in

@@ -39,13 +39,18 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     /// Attaches the subscription to the upstream (`nil` when the upstream holds
     /// nothing to release). If this subscription has already been disposed, the
     /// upstream is disposed at once.
+    ///
+    /// Nothing to attach (`nil`), or an upstream that already disposed itself (a
+    /// synchronous source that terminated during `subscribe`), costs no atomic
+    /// read-modify-write: there is nothing left for `dispose()` to release.
     @inlinable
     final func setUpstream(_ subscription: SubscriptionBase?) {
+        guard let subscription, !subscription.isDisposed else { return }
         upstream = subscription
         let old = lifecycle.bitwiseOr(SubscriptionBase.upstreamFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 {
             upstream = nil
-            subscription?.dispose()
+            subscription.dispose()
         }
     }
 
@@ -77,9 +82,8 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
         let old = lifecycle.bitwiseOr(SubscriptionBase.disposedFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 { return }
         if old & SubscriptionBase.upstreamFlag != 0 {
-            let disposable = upstream
-            upstream = nil
-            disposable?.dispose()
+            // `take()` moves the reference out: no retain/release pair around the call.
+            upstream.take()?.dispose()
         }
         disposeResources()
     }
@@ -185,21 +189,50 @@ final class DisposableAdapter: SubscriptionBase, @unchecked Sendable {
 /// deadlock.
 @usableFromInline
 class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
-    /// Events decided but not yet delivered.
+    /// Events decided but not yet delivered, in order.
+    ///
+    /// The first one waits in an inline slot: most updates queue a single event,
+    /// which then never touches the ring buffer (whose append and removal cost
+    /// more than the rest of an update).
     @usableFromInline
     struct Outbox {
-        @usableFromInline var events = RingBuffer<Event<Output>>()
+        @usableFromInline var head: Event<Output>?
+        @usableFromInline var rest = RingBuffer<Event<Output>>()
 
         @inlinable
         init() {}
 
         /// Queues an element.
         @inlinable
-        mutating func next(_ element: Output) { events.append(.next(element)) }
+        mutating func next(_ element: Output) { append(.next(element)) }
 
         /// Queues a terminal event; later events of this sink are dropped.
         @inlinable
-        mutating func terminate(_ event: Event<Output>) { events.append(event) }
+        mutating func terminate(_ event: Event<Output>) { append(event) }
+
+        @inlinable
+        mutating func append(_ event: Event<Output>) {
+            if head == nil && rest.isEmpty {
+                head = event
+            } else {
+                rest.append(event)
+            }
+        }
+
+        @inlinable
+        mutating func popFirst() -> Event<Output>? {
+            if let event = head {
+                head = nil
+                return event
+            }
+            return rest.popFirst()
+        }
+
+        @inlinable
+        mutating func removeAll() {
+            head = nil
+            rest.removeAll()
+        }
     }
 
     @usableFromInline
@@ -214,28 +247,48 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         }
     }
 
+    /// Guards `shared`.
     @usableFromInline
-    let shared: LockedState<Shared>
+    let lock = PlatformLock()
+
+    /// Only accessed while `lock` is held, so the run-time exclusivity checks
+    /// (which cost a thread-local lookup per access) are switched off.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var shared: Shared
 
     @inlinable
     init(state: State, observer: AnyObserver<Output>) {
-        shared = LockedState(Shared(state: state))
+        shared = Shared(state: state)
         super.init(observer: observer)
     }
 
+    /// Runs `body` with `shared` while holding the lock.
+    @inlinable
+    @inline(__always)
+    final func locked<Result>(_ body: (inout Shared) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&shared)
+    }
+
     /// Runs `body` under the lock, then delivers what it put in the outbox.
+    ///
+    /// Fast path: when no other thread is delivering, the first queued event is
+    /// taken out under the same lock that ran `body`, so one event costs two lock
+    /// round trips in all (this one, and the one that finds the outbox empty and
+    /// ends the delivery), not three.
     @inlinable
     final func update<Result>(_ body: (inout State, inout Outbox) throws -> Result) rethrows -> Result {
-        let (result, shouldDeliver) = try shared.withLock { shared -> (Result, Bool) in
+        let (result, first) = try locked { shared -> (Result, Event<Output>?) in
             let result = try body(&shared.state, &shared.outbox)
-            if shared.isDelivering || shared.outbox.events.isEmpty {
-                return (result, false)
-            }
+            if shared.isDelivering { return (result, nil) }
+            guard let first = shared.outbox.popFirst() else { return (result, nil) }
             shared.isDelivering = true
-            return (result, true)
+            return (result, first)
         }
-        if shouldDeliver {
-            deliverOutbox()
+        if let first {
+            deliver(startingWith: first)
         }
         return result
     }
@@ -243,28 +296,49 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// Reads the state under the lock.
     @inlinable
     final func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try shared.withLock { try body(&$0.state) }
+        try locked { try body(&$0.state) }
     }
 
-    @usableFromInline
-    final func deliverOutbox() {
+    /// Delivers `first`, then whatever was queued meanwhile, until the outbox is
+    /// empty. Only the thread that set `isDelivering` runs this. Inlinable so that
+    /// it is specialised with the operator (generic code here would look up type
+    /// metadata at run time on every event).
+    @inlinable
+    final func deliver(startingWith first: Event<Output>) {
+        var event = first
         while true {
-            let next = shared.withLock { shared -> Event<Output>? in
-                if let event = shared.outbox.events.popFirst() {
+            forward(event)
+            if event.isStopEvent {
+                locked {
+                    $0.outbox.removeAll()
+                    $0.isDelivering = false
+                }
+                return
+            }
+            let next = locked { shared -> Event<Output>? in
+                if let event = shared.outbox.popFirst() {
                     return event
                 }
                 shared.isDelivering = false
                 return nil
             }
-            guard let event = next else { return }
-            forward(event)
-            if event.isStopEvent {
-                shared.withLock {
-                    $0.outbox.events.removeAll()
-                    $0.isDelivering = false
-                }
-                return
-            }
+            guard let next else { return }
+            event = next
         }
+    }
+}
+
+extension Observable {
+    /// ``subscribe(sink:)`` for the synchronous part of a subscription function.
+    ///
+    /// A subscription function (a ``Producer``'s) only ever runs inside
+    /// `subscribe(sink:)`, on the subscribing thread, so that thread's trampoline
+    /// is already running: subscribing upstream right away needs no thread-local
+    /// lookup. Do not use it anywhere else (an event handler, a scheduled action,
+    /// another thread): there, use `subscribe(sink:)`.
+    @inlinable
+    @inline(__always)
+    final func subscribeNested(sink observer: AnyObserver<Element>) -> SubscriptionBase? {
+        run(observer)
     }
 }

@@ -16,6 +16,7 @@ extension ObservableType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
         resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
@@ -38,6 +39,7 @@ extension ObservableType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
@@ -46,6 +48,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
+    @inlinable
     static func combineLatest<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Observable<(E1, E2)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?), (E1, E2)>(
@@ -75,6 +78,7 @@ extension ObservableType {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
@@ -98,6 +102,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
@@ -106,6 +111,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
+    @inlinable
     static func combineLatest<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Observable<(E1, E2, E3)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?), (E1, E2, E3)>(
@@ -136,6 +142,7 @@ extension ObservableType {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
@@ -159,6 +166,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
@@ -167,6 +175,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
+    @inlinable
     static func combineLatest<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Observable<(E1, E2, E3, E4)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?), (E1, E2, E3, E4)>(
@@ -198,6 +207,7 @@ extension ObservableType {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
@@ -221,6 +231,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
@@ -229,6 +240,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
+    @inlinable
     static func combineLatest<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Observable<(E1, E2, E3, E4, E5)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?), (E1, E2, E3, E4, E5)>(
@@ -261,6 +273,7 @@ extension ObservableType {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element
@@ -284,6 +297,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
@@ -292,6 +306,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
+    @inlinable
     static func combineLatest<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Observable<(E1, E2, E3, E4, E5, E6)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?), (E1, E2, E3, E4, E5, E6)>(
@@ -325,6 +340,7 @@ extension ObservableType {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element
@@ -348,6 +364,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
@@ -356,6 +373,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
+    @inlinable
     static func combineLatest<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?), (E1, E2, E3, E4, E5, E6, E7)>(
@@ -390,6 +408,7 @@ extension ObservableType {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element
@@ -413,6 +432,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
@@ -421,6 +441,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
+    @inlinable
     static func combineLatest<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?, E8?), (E1, E2, E3, E4, E5, E6, E7, E8)>(

@@ -13,6 +13,7 @@ extension ObservableType {
     /// b:              -----x-----y--|
     /// combineLatest:  -----1x-2x-2y----|   (resultSelector: { "\($0[0])\($0[1])" })
     /// ```
+    @inlinable
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
@@ -33,6 +34,7 @@ extension ObservableType {
     /// b:              -----x-----y--|
     /// combineLatest:  -----A--B--C-----|   A = [1, x], B = [2, x], C = [2, y]
     /// ```
+    @inlinable
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
@@ -43,7 +45,13 @@ extension ObservableType {
 /// Builds the combineLatest observables. The sink emits snapshots of the latest
 /// values; a result selector, which is user code, is applied by a `map`
 /// downstream of the sink: serialized, in order, and outside any lock.
+///
+/// The factories (and the public entry points) are `@inlinable`, so the sink is
+/// specialised for the caller's element types: unspecialised, every event paid
+/// for run-time lookups of the tuple and optional type metadata.
+@usableFromInline
 enum CombineLatestFactory {
+    @inlinable
     static func collection<Element>(_ sources: [Observable<Element>]) -> Observable<[Element]> {
         if sources.isEmpty {
             return .just([])
@@ -61,15 +69,17 @@ enum CombineLatestFactory {
     }
 }
 
+@usableFromInline
 struct CombineLatestState<Values> {
-    var values: Values
-    var hasValue: [Bool]
-    var isDone: [Bool]
-    var valueCount = 0
-    var doneCount = 0
+    @usableFromInline var values: Values
+    @usableFromInline var hasValue: [Bool]
+    @usableFromInline var isDone: [Bool]
+    @usableFromInline var valueCount = 0
+    @usableFromInline var doneCount = 0
     /// A terminal event has been put in the outbox.
-    var terminated = false
+    @usableFromInline var terminated = false
 
+    @inlinable
     init(values: Values, arity: Int) {
         self.values = values
         hasValue = Array(repeating: false, count: arity)
@@ -85,7 +95,12 @@ struct CombineLatestState<Values> {
 /// emits while all the others have completed without every source having a
 /// value; and, for the collection forms only, as soon as a source completes
 /// without ever having emitted.
+///
+/// An element costs one lock round trip to record it and decide the snapshot,
+/// plus one to end the delivery (see ``SerializingSink/update(_:)``).
+@usableFromInline
 final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestState<Values>, Snapshot>, @unchecked Sendable {
+    @usableFromInline
     enum CompletionRule: Equatable {
         /// RxSwift's `combineLatest(_:_:...)`.
         case arity
@@ -94,11 +109,12 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
         case collection
     }
 
-    private let arity: Int
-    private let rule: CompletionRule
-    private let snapshot: (Values) -> Snapshot
-    private let subscriptions = CompositeDisposable()
+    @usableFromInline let arity: Int
+    @usableFromInline let rule: CompletionRule
+    @usableFromInline let snapshot: (Values) -> Snapshot
+    @usableFromInline let subscriptions = CompositeDisposable()
 
+    @inlinable
     init(arity: Int, values: Values, rule: CompletionRule, snapshot: @escaping (Values) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.arity = arity
         self.rule = rule
@@ -108,61 +124,72 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
 
     /// Subscribes to the source at `index`; `store` writes its element into the
     /// values.
+    @inlinable
     func subscribe<Source>(_ source: Observable<Source>, index: Int, store: @escaping (inout Values, Source) -> Void) {
         let inner = CombiningSubscription<Source> { [self] event, inner in
-            on(event, index: index, from: inner, store: store)
+            switch event {
+            case .next(let element):
+                next(element, index: index, store: store)
+            case .error(let error):
+                fail(error)
+            case .completed:
+                complete(index: index, from: inner)
+            }
         }
         guard let key = subscriptions.insert(inner) else { return }
         inner.key = key
         inner.subscribe(to: source)
     }
 
-    private func on<Source>(
-        _ event: Event<Source>, index: Int, from inner: CombiningSubscription<Source>, store: (inout Values, Source) -> Void
-    ) {
-        switch event {
-        case .next(let element):
-            let arity = arity
-            update { state, outbox in
-                guard !state.terminated else { return }
-                store(&state.values, element)
-                if !state.hasValue[index] {
-                    state.hasValue[index] = true
-                    state.valueCount += 1
-                }
-                if state.valueCount == arity {
-                    outbox.next(snapshot(state.values))
-                } else if state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1 {
-                    // Every other source has completed and one of them never
-                    // emitted: no combination can ever be produced.
-                    state.terminated = true
-                    outbox.terminate(.completed)
-                }
+    @inlinable
+    func next<Source>(_ element: Source, index: Int, store: (inout Values, Source) -> Void) {
+        let arity = arity
+        update { state, outbox in
+            guard !state.terminated else { return }
+            store(&state.values, element)
+            if !state.hasValue[index] {
+                state.hasValue[index] = true
+                state.valueCount += 1
             }
-        case .error(let error):
-            update { state, outbox in
-                guard !state.terminated else { return }
+            if state.valueCount == arity {
+                outbox.next(snapshot(state.values))
+            } else if state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1 {
+                // Every other source has completed and one of them never
+                // emitted: no combination can ever be produced.
                 state.terminated = true
-                outbox.terminate(.error(error))
-            }
-        case .completed:
-            let arity = arity
-            let rule = rule
-            update { state, outbox in
-                guard !state.terminated && !state.isDone[index] else { return }
-                state.isDone[index] = true
-                state.doneCount += 1
-                if state.doneCount == arity || (rule == .collection && !state.hasValue[index]) {
-                    state.terminated = true
-                    outbox.terminate(.completed)
-                }
-            }
-            if let key = inner.key {
-                subscriptions.remove(for: key)
+                outbox.terminate(.completed)
             }
         }
     }
 
+    @inlinable
+    func fail(_ error: Swift.Error) {
+        update { state, outbox in
+            guard !state.terminated else { return }
+            state.terminated = true
+            outbox.terminate(.error(error))
+        }
+    }
+
+    @inlinable
+    func complete<Source>(index: Int, from inner: CombiningSubscription<Source>) {
+        let arity = arity
+        let rule = rule
+        update { state, outbox in
+            guard !state.terminated && !state.isDone[index] else { return }
+            state.isDone[index] = true
+            state.doneCount += 1
+            if state.doneCount == arity || (rule == .collection && !state.hasValue[index]) {
+                state.terminated = true
+                outbox.terminate(.completed)
+            }
+        }
+        if let key = inner.key {
+            subscriptions.remove(for: key)
+        }
+    }
+
+    @inlinable
     override func disposeResources() {
         subscriptions.dispose()
     }

@@ -13,7 +13,7 @@ extension ObservableType {
         let source = asObservable()
         return Producer { observer in
             let sink = FilterSink(predicate: predicate, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
     }

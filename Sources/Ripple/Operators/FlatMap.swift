@@ -13,6 +13,7 @@ extension ObservableType {
     /// inner 2:             --c---d|
     /// flatMap:  ----a---b----c---d-|
     /// ```
+    @inlinable
     public func flatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
@@ -38,6 +39,7 @@ extension ObservableType {
     /// inner 3:                   --c|
     /// flatMapFirst:  ----a---b-----c--|   (2 arrived while inner 1 was active)
     /// ```
+    @inlinable
     public func flatMapFirst<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
@@ -64,6 +66,7 @@ extension ObservableType {
     /// inner 2:               --d---e|
     /// flatMapLatest:  ----a----d---e-----|   (inner 1 is disposed when 2 arrives)
     /// ```
+    @inlinable
     public func flatMapLatest<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
@@ -89,6 +92,7 @@ extension ObservableType {
     /// inner 2:             --c---d|   (subscribed when inner 1 completes)
     /// concatMap:  ----a---b--c---d|
     /// ```
+    @inlinable
     public func concatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {

@@ -6,7 +6,8 @@ extension ObservableType {
     /// ```
     @inlinable
     public static func just(_ element: Element) -> Observable<Element> {
-        Producer { observer in
+        // The closure captures nothing: `just` costs one allocation, not two.
+        ValueProducer(element) { element, observer in
             observer.on(.next(element))
             observer.on(.completed)
             return nil
@@ -51,7 +52,7 @@ extension ObservableType {
     /// ```
     @inlinable
     public static func error(_ error: Swift.Error) -> Observable<Element> {
-        Producer { observer in
+        ValueProducer(error) { error, observer in
             observer.on(.error(error))
             return nil
         }
@@ -88,5 +89,29 @@ extension ObservableType {
             })
             return sink
         }
+    }
+}
+
+/// A ``Producer`` whose subscription function receives a stored value instead of
+/// capturing it: with a closure that captures nothing, the observable is a single
+/// allocation (a capturing closure needs a context object of its own). Used by
+/// `just` and `error`, which inner sequences of `flatMap` often are.
+@usableFromInline
+final class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
+    @usableFromInline
+    let value: Value
+    @usableFromInline
+    let subscribeHandler: (Value, AnyObserver<Element>) -> SubscriptionBase?
+
+    @inlinable
+    init(_ value: Value, _ subscribeHandler: @escaping (Value, AnyObserver<Element>) -> SubscriptionBase?) {
+        self.value = value
+        self.subscribeHandler = subscribeHandler
+        super.init()
+    }
+
+    @inlinable
+    override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        subscribeHandler(value, observer)
     }
 }

@@ -13,7 +13,7 @@ extension ObservableType {
         let source = asObservable()
         return Producer { observer in
             let sink = MapSink(transform: transform, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
     }
@@ -32,7 +32,7 @@ extension ObservableType {
         let source = asObservable()
         return Producer { observer in
             let sink = CompactMapSink(transform: transform, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
     }

@@ -12,6 +12,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                 --3----4--|
     /// merge():  ----1-----23----4---|
     /// ```
+    @inlinable
     public func merge() -> Observable<Element.Element> {
         let source = asObservable()
         return Producer { observer in
@@ -37,6 +38,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                                 --3--4|   (subscribed when a completes)
     /// merge(maxConcurrent: 1):  ----1---2--3--4-----|
     /// ```
+    @inlinable
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         guard maxConcurrent > 0 else {
             return .error(RxError.argumentOutOfRange)
@@ -114,13 +116,38 @@ extension ObservableType {
 /// The handler usually holds the operator's sink, and the sink holds this object
 /// (in a `CompositeDisposable` or `SerialDisposable`); the cycle is broken when
 /// the sink disposes its group, or removes this object from it.
+@usableFromInline
 final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendable {
-    private let handler: (Event<Element>, CombiningSubscription<Element>) -> Void
+    @usableFromInline
+    let handler: (Event<Element>, CombiningSubscription<Element>) -> Void
 
-    /// The key in the owner's `CompositeDisposable`. Written before `subscribe(to:)`,
-    /// read only by the event handler afterwards.
+    /// The key in the owner's `CompositeDisposable` (or its state's bag). Written
+    /// before `subscribe(to:)` (under the owner's lock, if it has one), read only by
+    /// the event handler afterwards.
+    @usableFromInline
+    @exclusivity(unchecked)
     var key: CompositeDisposable.DisposeKey?
 
+    /// An identifier the owner may give this subscription (`flatMapLatest` tells
+    /// the latest inner subscription from superseded ones with it). Written before
+    /// `subscribe(to:)`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var id: UInt64 = 0
+
+    /// Links in the owner's ``InnerList`` (`MergeSink`). Only touched under the
+    /// owner's lock, or by the owner's disposal after it detached the list.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var nextInner: CombiningSubscription<Element>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    unowned(unsafe) var previousInner: CombiningSubscription<Element>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isLinked = false
+
+    @inlinable
     init(handler: @escaping (Event<Element>, CombiningSubscription<Element>) -> Void) {
         self.handler = handler
         super.init()
@@ -128,28 +155,122 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
 
     /// Subscribes to `source`; events arriving after this object was disposed are
     /// dropped.
+    @inlinable
     func subscribe(to source: Observable<Element>) {
         setUpstream(source.subscribe(sink: AnyObserver { self.on($0) }))
     }
 
-    private func on(_ event: Event<Element>) {
+    @inlinable
+    func on(_ event: Event<Element>) {
         if !isDisposed {
             handler(event, self)
         }
     }
 }
 
+/// An intrusive doubly linked list of inner subscriptions, in insertion order:
+/// adding and removing one is O(1) and allocates nothing (a keyed bag
+/// reallocated its storage every few dozen inner sequences when each one
+/// completes right away, as with `flatMap { .just($0) }`).
+///
+/// Only used under its owner's lock; ``detachAll()`` hands the whole chain to
+/// the caller, who disposes it outside the lock.
+@usableFromInline
+struct InnerList<Element> {
+    @usableFromInline var head: CombiningSubscription<Element>?
+    @usableFromInline unowned(unsafe) var tail: CombiningSubscription<Element>?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func append(_ inner: CombiningSubscription<Element>) {
+        inner.previousInner = tail
+        inner.nextInner = nil
+        inner.isLinked = true
+        if let tail {
+            tail.nextInner = inner
+        } else {
+            head = inner
+        }
+        tail = inner
+    }
+
+    /// Unlinks `inner` if it is in the list. The caller holds a reference to it,
+    /// so this never releases the last one.
+    @inlinable
+    mutating func remove(_ inner: CombiningSubscription<Element>) {
+        guard inner.isLinked else { return }
+        inner.isLinked = false
+        let next = inner.nextInner
+        let previous = inner.previousInner
+        inner.nextInner = nil
+        inner.previousInner = nil
+        if let next {
+            next.previousInner = previous
+        } else {
+            tail = previous
+        }
+        if let previous {
+            previous.nextInner = next
+        } else {
+            head = next
+        }
+    }
+
+    /// Empties the list and returns its first element; the chain stays linked
+    /// through `nextInner` for ``disposeChain(_:)``.
+    @inlinable
+    mutating func detachAll() -> CombiningSubscription<Element>? {
+        let first = head
+        head = nil
+        tail = nil
+        return first
+    }
+
+    /// Disposes a chain returned by ``detachAll()``, in insertion order, breaking
+    /// the links one at a time (no recursive deallocation of a long chain).
+    @inlinable
+    static func disposeChain(_ first: CombiningSubscription<Element>?) {
+        var node = first
+        while let inner = node {
+            node = inner.nextInner
+            inner.nextInner = nil
+            inner.previousInner = nil
+            inner.isLinked = false
+            inner.dispose()
+        }
+    }
+}
+
+@usableFromInline
 struct MergeState<Element> {
     /// Inner sequences subscribed (or reserved, for `flatMapFirst`) and not yet
     /// completed.
-    var active = 0
-    var outerDone = false
+    @usableFromInline var active = 0
+    @usableFromInline var outerDone = false
     /// A terminal event has been put in the outbox.
-    var terminated = false
+    @usableFromInline var terminated = false
     /// Inner sequences waiting for a free slot (`merge(maxConcurrent:)`, `concatMap`).
-    var queue = RingBuffer<Observable<Element>>()
+    @usableFromInline var queue = RingBuffer<Observable<Element>>()
     /// A thread is running ``MergeSink/subscribeQueued()``.
-    var isSubscribing = false
+    @usableFromInline var isSubscribing = false
+    /// The inner subscriptions, kept here (not in a `CompositeDisposable`) so that
+    /// registering or forgetting one costs no lock besides the state's.
+    @usableFromInline var inners = InnerList<Element>()
+    /// `disposeResources()` ran: new inner subscriptions are not registered.
+    @usableFromInline var isReleased = false
+
+    @inlinable
+    init() {}
+
+    /// Registers `inner`; `false` once the sink has released its resources.
+    @inlinable
+    mutating func register(_ inner: CombiningSubscription<Element>) -> Bool {
+        if isReleased { return false }
+        inners.append(inner)
+        return true
+    }
 }
 
 /// The engine of `flatMap`, `flatMapFirst`, `concatMap`, `merge()`,
@@ -158,13 +279,20 @@ struct MergeState<Element> {
 /// Each outer element is mapped (outside any lock; the outer sequence is
 /// serialized, so the selector never runs concurrently with itself) to an inner
 /// sequence, which is subscribed, dropped or queued depending on the mode. Inner
-/// subscriptions live in `group`; events leave through the serializing outbox.
+/// subscriptions live in the state (so reserving a slot and registering the
+/// subscription take one lock round trip); events leave through the serializing
+/// outbox.
 ///
 /// Queued inner sequences are subscribed by a loop that one thread at a time
 /// runs: an inner sequence that completes while being subscribed (synchronous
 /// sources) frees its slot, and the loop picks the next one instead of recursing,
 /// so `concatMap` over many synchronous sequences uses constant stack.
+///
+/// Everything is `@inlinable`: the operators build the sink where they are
+/// applied, so it is specialised for the caller's element types.
+@usableFromInline
 final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Element>, Element>, @unchecked Sendable {
+    @usableFromInline
     enum Mode {
         /// Subscribe to every inner sequence at once (`flatMap`, `merge`).
         case all
@@ -174,15 +302,16 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         case limited(Int)
     }
 
-    private enum LimitedAction {
+    @usableFromInline
+    enum LimitedAction {
         case none, subscribe, startLoop
     }
 
-    private let mode: Mode
-    private let maxConcurrent: Int
-    private let selector: (SourceElement) throws -> Observable<Element>
-    private let group = CompositeDisposable()
+    @usableFromInline let mode: Mode
+    @usableFromInline let maxConcurrent: Int
+    @usableFromInline let selector: (SourceElement) throws -> Observable<Element>
 
+    @inlinable
     init(mode: Mode, selector: @escaping (SourceElement) throws -> Observable<Element>, observer: AnyObserver<Element>) {
         self.mode = mode
         if case .limited(let limit) = mode {
@@ -195,11 +324,13 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
     }
 
     /// Subscribes to the outer sequence.
+    @inlinable
     func run(outer: Observable<SourceElement>) {
         setUpstream(outer.subscribe(sink: AnyObserver { self.outerOn($0) }))
     }
 
     /// Subscribes to a fixed list of sources (the static `merge`).
+    @inlinable
     func run(sources: [Observable<Element>]) {
         let count = sources.count
         update { state, outbox in
@@ -211,12 +342,16 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             }
         }
         for source in sources {
-            if isDisposed || withState({ $0.terminated }) { return }
-            subscribeInner(source)
+            if isDisposed { return }
+            let inner = makeInner()
+            let registered = update { state, _ in !state.terminated && state.register(inner) }
+            if !registered { return }
+            inner.subscribe(to: source)
         }
     }
 
-    private func outerOn(_ event: Event<SourceElement>) {
+    @inlinable
+    func outerOn(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
             outerNext(element)
@@ -233,7 +368,8 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         }
     }
 
-    private func outerNext(_ element: SourceElement) {
+    @inlinable
+    func outerNext(_ element: SourceElement) {
         if isDisposed { return }
         if case .first = mode {
             let accepted = update { state, _ -> Bool in
@@ -243,41 +379,48 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             }
             if !accepted { return }
         }
-        let inner: Observable<Element>
+        let source: Observable<Element>
         do {
-            inner = try selector(element)
+            source = try selector(element)
         } catch {
             fail(error)
             return
         }
         switch mode {
         case .first:
-            subscribeInner(inner)
+            let inner = makeInner()
+            if update({ state, _ in state.register(inner) }) {
+                inner.subscribe(to: source)
+            }
         case .all:
+            // Reserving the slot and registering the subscription: one lock.
+            let inner = makeInner()
             let accepted = update { state, _ -> Bool in
-                if state.terminated { return false }
+                if state.terminated || !state.register(inner) { return false }
                 state.active += 1
                 return true
             }
             if accepted {
-                subscribeInner(inner)
+                inner.subscribe(to: source)
             }
         case .limited:
             let maxConcurrent = maxConcurrent
+            let inner = makeInner()
             let action = update { state, _ -> LimitedAction in
                 if state.terminated { return .none }
                 if !state.isSubscribing && state.queue.isEmpty && state.active < maxConcurrent {
+                    if !state.register(inner) { return .none }
                     state.active += 1
                     return .subscribe
                 }
-                state.queue.append(inner)
+                state.queue.append(source)
                 if state.isSubscribing { return .none }
                 state.isSubscribing = true
                 return .startLoop
             }
             switch action {
             case .none: break
-            case .subscribe: subscribeInner(inner)
+            case .subscribe: inner.subscribe(to: source)
             case .startLoop: subscribeQueued()
             }
         }
@@ -285,32 +428,35 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
 
     /// Subscribes to waiting inner sequences while slots are free. One thread at a
     /// time runs this loop (`isSubscribing`); others leave their work in the queue.
-    private func subscribeQueued() {
+    @inlinable
+    func subscribeQueued() {
         let maxConcurrent = maxConcurrent
         while true {
+            let inner = makeInner()
             let next = update { state, _ -> Observable<Element>? in
-                if !state.terminated && state.active < maxConcurrent, let next = state.queue.popFirst() {
+                if !state.terminated && state.active < maxConcurrent && !state.queue.isEmpty && state.register(inner) {
                     state.active += 1
-                    return next
+                    return state.queue.popFirst()
                 }
                 state.isSubscribing = false
                 return nil
             }
             guard let next else { return }
-            subscribeInner(next)
+            inner.subscribe(to: next)
         }
     }
 
-    private func subscribeInner(_ source: Observable<Element>) {
-        let inner = CombiningSubscription<Element> { [self] event, inner in
+    /// A subscription to one inner sequence. Its handler captures only the sink,
+    /// so creating it allocates nothing besides the subscription itself.
+    @inlinable
+    func makeInner() -> CombiningSubscription<Element> {
+        CombiningSubscription<Element> { [self] event, inner in
             innerOn(event, from: inner)
         }
-        guard let key = group.insert(inner) else { return }
-        inner.key = key
-        inner.subscribe(to: source)
     }
 
-    private func innerOn(_ event: Event<Element>, from inner: CombiningSubscription<Element>) {
+    @inlinable
+    func innerOn(_ event: Event<Element>, from inner: CombiningSubscription<Element>) {
         switch event {
         case .next(let element):
             update { state, outbox in
@@ -321,10 +467,12 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         case .error(let error):
             fail(error)
         case .completed:
-            if let key = inner.key {
-                group.remove(for: key)
-            }
+            // Disposed before the completion is processed, as a member of a
+            // `CompositeDisposable` removed from it would be; forgotten by the
+            // same update that frees its slot.
+            inner.dispose()
             let startLoop = update { state, outbox -> Bool in
+                state.inners.remove(inner)
                 state.active -= 1
                 if state.terminated { return false }
                 if state.queue.isEmpty {
@@ -344,7 +492,8 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         }
     }
 
-    private func fail(_ error: Swift.Error) {
+    @inlinable
+    func fail(_ error: Swift.Error) {
         update { state, outbox in
             if state.terminated { return }
             state.terminated = true
@@ -352,7 +501,14 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         }
     }
 
+    @inlinable
     override func disposeResources() {
-        group.dispose()
+        let inners = withState { state -> CombiningSubscription<Element>? in
+            state.isReleased = true
+            // Moved out, disposed and released after the lock: releasing the last
+            // reference to an inner chain may run user code (deinits).
+            return state.inners.detachAll()
+        }
+        InnerList.disposeChain(inners)
     }
 }

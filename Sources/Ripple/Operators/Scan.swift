@@ -27,7 +27,7 @@ extension ObservableType {
         let source = asObservable()
         return Producer { observer in
             let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
     }

@@ -12,6 +12,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                      --4---5|
     /// switchLatest():  ----1----4---5-----|   (a is disposed when b arrives)
     /// ```
+    @inlinable
     public func switchLatest() -> Observable<Element.Element> {
         let source = asObservable()
         return Producer { observer in
@@ -22,33 +23,47 @@ extension ObservableType where Element: ObservableConvertibleType {
     }
 }
 
-struct SwitchState {
+@usableFromInline
+struct SwitchState<Element> {
     /// The identifier of the latest inner subscription.
-    var latest: UInt64 = 0
+    @usableFromInline var latest: UInt64 = 0
     /// The latest inner sequence has not completed yet.
-    var hasLatest = false
-    var outerDone = false
+    @usableFromInline var hasLatest = false
+    @usableFromInline var outerDone = false
     /// A terminal event has been put in the outbox.
-    var terminated = false
+    @usableFromInline var terminated = false
+    /// The latest inner subscription, kept in the state (rather than in a
+    /// `SerialDisposable`) so that switching costs one lock round trip.
+    @usableFromInline var current: CombiningSubscription<Element>?
+    /// `disposeResources()` ran: no new inner subscription is made.
+    @usableFromInline var isReleased = false
+
+    @inlinable
+    init() {}
 }
 
 /// The engine of `flatMapLatest` and `switchLatest`: one inner subscription at a
-/// time, in a `SerialDisposable`; events of superseded inner subscriptions are
-/// recognised by their identifier and dropped.
-final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState, Element>, @unchecked Sendable {
-    private let selector: (SourceElement) throws -> Observable<Element>
-    private let current = SerialDisposable()
+/// time; events of superseded inner subscriptions are recognised by their
+/// identifier and dropped.
+///
+/// `@inlinable`, so that it is specialised where the operator is applied.
+@usableFromInline
+final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Element>, Element>, @unchecked Sendable {
+    @usableFromInline let selector: (SourceElement) throws -> Observable<Element>
 
+    @inlinable
     init(selector: @escaping (SourceElement) throws -> Observable<Element>, observer: AnyObserver<Element>) {
         self.selector = selector
         super.init(state: SwitchState(), observer: observer)
     }
 
+    @inlinable
     func run(outer: Observable<SourceElement>) {
         setUpstream(outer.subscribe(sink: AnyObserver { self.outerOn($0) }))
     }
 
-    private func outerOn(_ event: Event<SourceElement>) {
+    @inlinable
+    func outerOn(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
             if isDisposed { return }
@@ -59,18 +74,24 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState, Ele
                 fail(error)
                 return
             }
-            let id = update { state, _ -> UInt64? in
-                if state.terminated { return nil }
+            // The handler captures only the sink (no allocation); the inner
+            // subscription carries its own identifier.
+            let inner = CombiningSubscription<Element> { [self] event, inner in
+                innerOn(event, from: inner)
+            }
+            let switched = update { state, _ -> (accepted: Bool, previous: CombiningSubscription<Element>?) in
+                if state.terminated || state.isReleased { return (false, nil) }
                 state.latest &+= 1
                 state.hasLatest = true
-                return state.latest
+                inner.id = state.latest
+                let previous = state.current
+                state.current = inner
+                return (true, previous)
             }
-            guard let id else { return }
-            let inner = CombiningSubscription<Element> { [self] event, _ in
-                innerOn(event, id: id)
-            }
-            // Disposes the previous inner subscription before subscribing to the new one.
-            current.disposable = inner
+            guard switched.accepted else { return }
+            // The previous inner subscription is disposed before the new one is
+            // made, outside the lock.
+            switched.previous?.dispose()
             inner.subscribe(to: source)
         case .error(let error):
             fail(error)
@@ -85,7 +106,9 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState, Ele
         }
     }
 
-    private func innerOn(_ event: Event<Element>, id: UInt64) {
+    @inlinable
+    func innerOn(_ event: Event<Element>, from inner: CombiningSubscription<Element>) {
+        let id = inner.id
         update { state, outbox in
             guard !state.terminated && state.latest == id else { return }
             switch event {
@@ -104,7 +127,8 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState, Ele
         }
     }
 
-    private func fail(_ error: Swift.Error) {
+    @inlinable
+    func fail(_ error: Swift.Error) {
         update { state, outbox in
             if state.terminated { return }
             state.terminated = true
@@ -112,7 +136,13 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState, Ele
         }
     }
 
+    @inlinable
     override func disposeResources() {
-        current.dispose()
+        let current = withState { state -> CombiningSubscription<Element>? in
+            state.isReleased = true
+            defer { state.current = nil }
+            return state.current
+        }
+        current?.dispose()
     }
 }

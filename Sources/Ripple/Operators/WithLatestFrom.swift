@@ -13,6 +13,7 @@ extension ObservableType {
     /// second:          ----a--------b|
     /// withLatestFrom:  --------2a-3a----|
     /// ```
+    @inlinable
     public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
         _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType
     ) -> Observable<ResultType> {
@@ -33,6 +34,7 @@ extension ObservableType {
     /// second:          ----a--------b|
     /// withLatestFrom:  --------a--a-----|
     /// ```
+    @inlinable
     public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Source.Element> {
         WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { $1 })
     }
@@ -41,7 +43,13 @@ extension ObservableType {
 /// Builds the withLatestFrom observables. The sink emits snapshots; a result
 /// selector, which is user code, is applied by a `map` downstream of the sink:
 /// serialized, in order, and outside any lock.
+///
+/// `@inlinable` down to the sink, so that it is specialised where the operator is
+/// applied (unspecialised generic code looks up type metadata at run time on
+/// every event).
+@usableFromInline
 enum WithLatestFromFactory {
+    @inlinable
     static func make<First, Second, Snapshot>(
         _ first: Observable<First>, _ second: Observable<Second>, snapshot: @escaping (First, Second) -> Snapshot
     ) -> Observable<Snapshot> {
@@ -53,21 +61,28 @@ enum WithLatestFromFactory {
     }
 }
 
+@usableFromInline
 struct WithLatestFromState<Second> {
-    var latest: Second?
+    @usableFromInline var latest: Second?
     /// A terminal event has been put in the outbox.
-    var terminated = false
+    @usableFromInline var terminated = false
+
+    @inlinable
+    init() {}
 }
 
+@usableFromInline
 final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLatestFromState<Second>, Snapshot>, @unchecked Sendable {
-    private let snapshot: (First, Second) -> Snapshot
-    private let secondSubscription = SingleAssignmentDisposable()
+    @usableFromInline let snapshot: (First, Second) -> Snapshot
+    @usableFromInline let secondSubscription = SingleAssignmentDisposable()
 
+    @inlinable
     init(snapshot: @escaping (First, Second) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.snapshot = snapshot
         super.init(state: WithLatestFromState(), observer: observer)
     }
 
+    @inlinable
     func run(first: Observable<First>, second: Observable<Second>) {
         let inner = CombiningSubscription<Second> { [self] event, _ in
             secondOn(event)
@@ -78,7 +93,8 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
         setUpstream(first.subscribe(sink: AnyObserver { self.firstOn($0) }))
     }
 
-    private func firstOn(_ event: Event<First>) {
+    @inlinable
+    func firstOn(_ event: Event<First>) {
         switch event {
         case .next(let element):
             let snapshot = snapshot
@@ -93,7 +109,8 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
         }
     }
 
-    private func secondOn(_ event: Event<Second>) {
+    @inlinable
+    func secondOn(_ event: Event<Second>) {
         switch event {
         case .next(let element):
             update { state, _ in
@@ -107,7 +124,8 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
     }
 
     /// Fails with `error`, or completes if it is `nil`.
-    private func terminate(error: Swift.Error?) {
+    @inlinable
+    func terminate(error: Swift.Error?) {
         update { state, outbox in
             guard !state.terminated else { return }
             state.terminated = true
@@ -115,6 +133,7 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
         }
     }
 
+    @inlinable
     override func disposeResources() {
         secondSubscription.dispose()
     }

@@ -17,6 +17,7 @@ extension ObservableType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
         resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
@@ -40,6 +41,7 @@ extension ObservableType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
@@ -48,6 +50,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
+    @inlinable
     static func zip<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Observable<(E1, E2)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>), (E1, E2)>(
@@ -78,6 +81,7 @@ extension ObservableType {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
@@ -102,6 +106,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
@@ -110,6 +115,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
+    @inlinable
     static func zip<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Observable<(E1, E2, E3)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>), (E1, E2, E3)>(
@@ -141,6 +147,7 @@ extension ObservableType {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
@@ -165,6 +172,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
@@ -173,6 +181,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
+    @inlinable
     static func zip<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Observable<(E1, E2, E3, E4)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>), (E1, E2, E3, E4)>(
@@ -205,6 +214,7 @@ extension ObservableType {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
@@ -229,6 +239,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
@@ -237,6 +248,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
+    @inlinable
     static func zip<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Observable<(E1, E2, E3, E4, E5)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>), (E1, E2, E3, E4, E5)>(
@@ -270,6 +282,7 @@ extension ObservableType {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element
@@ -294,6 +307,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
@@ -302,6 +316,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
+    @inlinable
     static func zip<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Observable<(E1, E2, E3, E4, E5, E6)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>), (E1, E2, E3, E4, E5, E6)>(
@@ -336,6 +351,7 @@ extension ObservableType {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element
@@ -360,6 +376,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
@@ -368,6 +385,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
+    @inlinable
     static func zip<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>), (E1, E2, E3, E4, E5, E6, E7)>(
@@ -403,6 +421,7 @@ extension ObservableType {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element
@@ -427,6 +446,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
+    @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
@@ -435,6 +455,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
+    @inlinable
     static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>, RingBuffer<E8>), (E1, E2, E3, E4, E5, E6, E7, E8)>(

@@ -14,6 +14,7 @@ extension ObservableType {
     /// b:    -----x--------y--z--|
     /// zip:  -----1x-------2y-3z-|   (resultSelector: { "\($0[0])\($0[1])" })
     /// ```
+    @inlinable
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
@@ -34,6 +35,7 @@ extension ObservableType {
     /// b:    -----x--------y--z--|
     /// zip:  -----A--------B--C--|   A = [1, x], B = [2, y], C = [3, z]
     /// ```
+    @inlinable
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
@@ -44,7 +46,12 @@ extension ObservableType {
 /// Builds the zip observables. The sink emits the combined elements; a result
 /// selector, which is user code, is applied by a `map` downstream of the sink:
 /// serialized, in order, and outside any lock.
+///
+/// `@inlinable` down to the sink, so that it is specialised where the operator is
+/// applied.
+@usableFromInline
 enum ZipFactory {
+    @inlinable
     static func collection<Element>(_ sources: [Observable<Element>]) -> Observable<[Element]> {
         if sources.isEmpty {
             return .empty()
@@ -70,17 +77,19 @@ enum ZipFactory {
     }
 }
 
+@usableFromInline
 struct ZipState<Buffers> {
-    var buffers: Buffers
+    @usableFromInline var buffers: Buffers
     /// The number of elements buffered per source.
-    var counts: [Int]
+    @usableFromInline var counts: [Int]
     /// The number of sources with at least one buffered element.
-    var nonEmpty = 0
-    var isDone: [Bool]
-    var doneCount = 0
+    @usableFromInline var nonEmpty = 0
+    @usableFromInline var isDone: [Bool]
+    @usableFromInline var doneCount = 0
     /// A terminal event has been put in the outbox.
-    var terminated = false
+    @usableFromInline var terminated = false
 
+    @inlinable
     init(buffers: Buffers, arity: Int) {
         self.buffers = buffers
         counts = Array(repeating: 0, count: arity)
@@ -94,11 +103,13 @@ struct ZipState<Buffers> {
 ///
 /// Completion follows RxSwift: when every source has completed, or when a source
 /// emits while every other source has completed and some buffer is empty.
+@usableFromInline
 final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snapshot>, @unchecked Sendable {
-    private let arity: Int
-    private let dequeue: (inout Buffers) -> Snapshot
-    private let subscriptions = CompositeDisposable()
+    @usableFromInline let arity: Int
+    @usableFromInline let dequeue: (inout Buffers) -> Snapshot
+    @usableFromInline let subscriptions = CompositeDisposable()
 
+    @inlinable
     init(arity: Int, buffers: Buffers, dequeue: @escaping (inout Buffers) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.arity = arity
         self.dequeue = dequeue
@@ -107,6 +118,7 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
 
     /// Subscribes to the source at `index`; `store` appends its element to its
     /// buffer.
+    @inlinable
     func subscribe<Source>(_ source: Observable<Source>, index: Int, store: @escaping (inout Buffers, Source) -> Void) {
         let inner = CombiningSubscription<Source> { [self] event, inner in
             on(event, index: index, from: inner, store: store)
@@ -116,7 +128,8 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
         inner.subscribe(to: source)
     }
 
-    private func on<Source>(
+    @inlinable
+    func on<Source>(
         _ event: Event<Source>, index: Int, from inner: CombiningSubscription<Source>, store: (inout Buffers, Source) -> Void
     ) {
         switch event {
@@ -169,6 +182,7 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
         }
     }
 
+    @inlinable
     override func disposeResources() {
         subscriptions.dispose()
     }

@@ -43,8 +43,8 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
             if let lastElement {
                 let subscriptions = observers.elements
                 deliveryDepth += 1
-                for subscription in subscriptions {
-                    subscription._withUnsafeGuaranteedRef { subscription in
+                for entry in subscriptions {
+                    SubjectBase<Element>.withSubscription(entry) { subscription in
                         if !subscription.isDisposed {
                             subscription.send(.next(lastElement))
                         }

@@ -88,11 +88,8 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
 
     @usableFromInline
     override func subscribeOwned(_ subscription: SubjectSubscription<Element>) {
-        if let stopEvent {
-            subscription.send(stopEvent)
-            subscription.detach()
-            return
-        }
+        // `isStopped` first, the event out of line: see SubjectBase.subscribeOwned.
+        if isStopped && sendStopEvent(to: subscription) { return }
         addObserver(subscription)
         guard let value = snapshot.withLock({ $0.value }) else { return }
         deliveryDepth += 1

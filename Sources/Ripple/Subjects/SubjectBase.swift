@@ -86,7 +86,7 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
     /// observer from the subject.
     @usableFromInline
     override func disposeResources() {
-        subject?.submit(.remove(self))
+        subject?.submitRemove(self)
     }
 }
 
@@ -141,16 +141,24 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     let pending = LockedState(RingBuffer<SubjectOperation<Element>>())
 
-    /// Owner-only: the observers, in subscription order.
+    /// Owner-only: the observers (each a `SubjectSubscription<Element>`), in
+    /// subscription order.
+    ///
+    /// Stored as the non-generic ``SubscriptionBase`` so that the bag's code is
+    /// compiled once, for a concrete type: subscribing and unsubscribing run in the
+    /// subject's unspecialised generic code (they are reached through `run` and
+    /// `dispose()`, dynamically dispatched), where a bag of a generic element type
+    /// looked up its type metadata at run time on every call. Read them back with
+    /// ``subscription(_:)``.
     @usableFromInline
     @exclusivity(unchecked)
-    final var observers = Bag<Unmanaged<SubjectSubscription<Element>>>()
+    final var observers = Bag<Unmanaged<SubscriptionBase>>()
 
     /// Owner-only: subscriptions removed while a delivery loop was running; released
     /// when the loop ends.
     @usableFromInline
     @exclusivity(unchecked)
-    final var retired: [Unmanaged<SubjectSubscription<Element>>] = []
+    final var retired: [Unmanaged<SubscriptionBase>] = []
 
     /// Owner-only: how many delivery loops are running (re-entrant subscriptions run
     /// inside a loop).
@@ -187,9 +195,20 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     deinit {
         for subscription in observers.removeAll() + retired {
-            subscription._withUnsafeGuaranteedRef { $0.detach() }
+            Self.withSubscription(subscription) { $0.detach() }
             subscription.release()
         }
+    }
+
+    /// Calls `body` with an entry of ``observers`` or ``retired`` as the
+    /// subscription it is, without retaining it. Only `SubjectSubscription<Element>`s
+    /// are ever stored there, so the cast is unchecked (it compiles to nothing).
+    @inlinable
+    @inline(__always)
+    static func withSubscription<Result>(
+        _ entry: Unmanaged<SubscriptionBase>, _ body: (SubjectSubscription<Element>) -> Result
+    ) -> Result {
+        entry._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: SubjectSubscription<Element>.self)) }
     }
 
     // MARK: Public surface shared by the subjects
@@ -279,6 +298,49 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         enqueue(operation)
     }
 
+    /// `submit(.add(subscription))` without building the operation on the inline
+    /// paths (`SubjectOperation<Element>` is a generic enum: building one in
+    /// unspecialised code costs a run-time metadata lookup).
+    @usableFromInline
+    final func submitAdd(_ subscription: SubjectSubscription<Element>) {
+        if tryAcquire() {
+            performAdd(subscription)
+            release()
+        } else if owner.load(ordering: .relaxed) == currentThreadID() {
+            performAdd(subscription)
+        } else {
+            enqueueAdd(subscription)
+        }
+    }
+
+    /// Out of line, so that the operation's type metadata is only looked up on
+    /// this (contended) path.
+    @inline(never)
+    @usableFromInline
+    final func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
+        enqueue(.add(subscription))
+    }
+
+    /// Out of line, like ``enqueueAdd(_:)``.
+    @inline(never)
+    @usableFromInline
+    final func enqueueRemove(_ subscription: SubjectSubscription<Element>) {
+        enqueue(.remove(subscription))
+    }
+
+    /// `submit(.remove(subscription))`, likewise.
+    @usableFromInline
+    final func submitRemove(_ subscription: SubjectSubscription<Element>) {
+        if tryAcquire() {
+            removeObserver(subscription)
+            release()
+        } else if owner.load(ordering: .relaxed) == currentThreadID() {
+            removeObserver(subscription)
+        } else {
+            enqueueRemove(subscription)
+        }
+    }
+
     /// Queues `operation`; becomes the owner and drains if the subject went idle.
     @usableFromInline
     final func enqueue(_ operation: SubjectOperation<Element>) {
@@ -337,13 +399,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         case .event(let event):
             process(event)
         case .add(let subscription):
-            if subscription.isDisposed { return }
-            if isSubjectDisposed {
-                subscription.send(.error(RxError.disposed(object: self)))
-                subscription.detach()
-                return
-            }
-            subscribeOwned(subscription)
+            performAdd(subscription)
         case .remove(let subscription):
             removeObserver(subscription)
         case .dispose:
@@ -352,6 +408,28 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     }
 
     // MARK: Owner-only helpers
+
+    /// Owner-only: attaches a new subscription, unless it was disposed meanwhile.
+    @usableFromInline
+    final func performAdd(_ subscription: SubjectSubscription<Element>) {
+        if subscription.isDisposed { return }
+        if isSubjectDisposed {
+            rejectDisposed(subscription)
+            return
+        }
+        subscribeOwned(subscription)
+    }
+
+    /// Owner-only: a subscription to a disposed subject gets `RxError.disposed`.
+    /// Out of line (like every path here that builds or reads a generic `Event`),
+    /// so that the event's type metadata is only looked up when it is needed, not
+    /// on every subscription.
+    @inline(never)
+    @usableFromInline
+    final func rejectDisposed(_ subscription: SubjectSubscription<Element>) {
+        subscription.send(.error(RxError.disposed(object: self)))
+        subscription.detach()
+    }
 
     /// Owner-only: handles an event. Subclasses override.
     @usableFromInline
@@ -364,12 +442,22 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// stopped.
     @usableFromInline
     func subscribeOwned(_ subscription: SubjectSubscription<Element>) {
-        if let stopEvent {
-            subscription.send(stopEvent)
-            subscription.detach()
-        } else {
-            addObserver(subscription)
-        }
+        // `isStopped` first, the event out of line: reading the optional generic
+        // event costs a run-time metadata lookup in this unspecialised code, and
+        // the subject is rarely stopped when somebody subscribes.
+        if isStopped && sendStopEvent(to: subscription) { return }
+        addObserver(subscription)
+    }
+
+    /// Owner-only: sends the terminal event to a late subscriber and lets it go.
+    /// Returns `false` if there is none.
+    @inline(never)
+    @usableFromInline
+    final func sendStopEvent(to subscription: SubjectSubscription<Element>) -> Bool {
+        guard let stopEvent else { return false }
+        subscription.send(stopEvent)
+        subscription.detach()
+        return true
     }
 
     /// Owner-only: forgets the subject's own state on `dispose()`. Subclasses
@@ -379,7 +467,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     @usableFromInline
     final func addObserver(_ subscription: SubjectSubscription<Element>) {
-        subscription.key = observers.insert(Unmanaged.passRetained(subscription))
+        subscription.key = observers.insert(Unmanaged.passRetained(subscription as SubscriptionBase))
         observerCount.store(observers.count, ordering: .releasing)
     }
 
@@ -392,7 +480,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         if deliveryDepth > 0 {
             retired.append(removed)
         } else {
-            removed._withUnsafeGuaranteedRef { $0.detach() }
+            Self.withSubscription(removed) { $0.detach() }
             removed.release()
         }
     }
@@ -408,7 +496,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         // `index < observers.values.count`: a re-entrant `dispose()` empties the bag.
         while index < end && index < observers.values.count {
             if let subscription = observers.values[index] {
-                subscription._withUnsafeGuaranteedRef { $0.send(event) }
+                Self.withSubscription(subscription) { $0.send(event) }
             }
             index += 1
         }
@@ -426,7 +514,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
             observers.compact()
         }
         for subscription in toRelease {
-            subscription._withUnsafeGuaranteedRef { $0.detach() }
+            Self.withSubscription(subscription) { $0.detach() }
             subscription.release()
         }
     }
@@ -440,8 +528,8 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         let subscriptions = observers.removeAll()
         observerCount.store(0, ordering: .releasing)
         deliveryDepth += 1
-        for subscription in subscriptions {
-            subscription._withUnsafeGuaranteedRef { subscription in
+        for entry in subscriptions {
+            Self.withSubscription(entry) { subscription in
                 subscription.key = nil
                 subscription.send(event)
             }
@@ -461,12 +549,12 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         let subscriptions = observers.removeAll()
         observerCount.store(0, ordering: .releasing)
         for subscription in subscriptions {
-            subscription._withUnsafeGuaranteedRef { $0.key = nil }
+            Self.withSubscription(subscription) { $0.key = nil }
         }
         clearOnDispose()
         if deliveryDepth == 0 {
             for subscription in subscriptions {
-                subscription._withUnsafeGuaranteedRef { $0.detach() }
+                Self.withSubscription(subscription) { $0.detach() }
                 subscription.release()
             }
         } else {
@@ -478,7 +566,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inlinable
     override final func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
         let subscription = SubjectSubscription(observer: observer, subject: self)
-        submit(.add(subscription))
+        submitAdd(subscription)
         return subscription
     }
 }

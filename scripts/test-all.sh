@@ -11,7 +11,7 @@ swift test
 
 echo "==> ThreadSanitizer: concurrency and scheduler tests"
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter 'Concurrency|Subject|Relay|SchedulingOperatorTests|DispatchSchedulerTests|BlockingTests'
+    --filter 'Concurrency|Subject|Relay|SchedulingOperatorTests|DispatchSchedulerTests|BlockingTests|FastPath|Serializing|FlatMap|ObserveOn'
 
 echo "==> Examples package: mock GitHub API, demo apps"
 swift test --package-path Examples

@@ -92,11 +92,16 @@ struct DispatchQueueConfiguration: Sendable {
         guard startAfter != .never else { return Disposables.create() }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let cancel = BooleanDisposable()
-        let box = UncheckedSendable(Box((state, action)))
+        // libdispatch never runs one source's handler concurrently with itself, but
+        // on a concurrent queue nothing orders one tick's memory accesses before the
+        // next's for the thread sanitizer; the (uncontended) lock makes that order
+        // explicit for the state and for everything the action delivers downstream.
+        let box = LockedState((state, action))
         timer.setEventHandler {
-            if cancel.isDisposed { return }
-            let current = box.value.value
-            box.value.value.0 = current.1(current.0)
+            box.withLock { current in
+                if cancel.isDisposed { return }
+                current.0 = current.1(current.0)
+            }
         }
         if period == .never {
             timer.schedule(deadline: .now() + startAfter, leeway: leeway)
@@ -108,14 +113,5 @@ struct DispatchQueueConfiguration: Sendable {
             cancel.dispose()
             timer.cancel()
         }
-    }
-}
-
-/// A mutable reference, for state that a serial queue owns.
-final class Box<Value> {
-    var value: Value
-
-    init(_ value: Value) {
-        self.value = value
     }
 }

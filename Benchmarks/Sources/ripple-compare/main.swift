@@ -9,6 +9,8 @@ import Workloads
 //   swift run -c release --package-path Benchmarks ripple-compare          # full run
 //   swift run -c release --package-path Benchmarks ripple-compare --smoke  # a quick pass (CI)
 //   ... ripple-compare --filter hot-chain                                  # some workloads
+//   ... ripple-compare --filter cold-range --implementation Ripple         # one implementation
+//                                                                          # (for perf / callgrind)
 
 // Start a second thread before measuring anything. While a process has a single
 // thread, glibc skips the atomic instructions of `pthread_mutex_lock`/`unlock`
@@ -25,6 +27,16 @@ let arguments = CommandLine.arguments.dropFirst()
 let smoke = arguments.contains("--smoke")
 let filter: String? = arguments.firstIndex(of: "--filter").flatMap { index in
     arguments.index(after: index) < arguments.endIndex ? arguments[arguments.index(after: index)] : nil
+}
+let only: Implementation? = arguments.firstIndex(of: "--implementation").map { index in
+    let next = arguments.index(after: index)
+    let name = next < arguments.endIndex ? arguments[next] : ""
+    guard let implementation = Implementation.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+        let names = Implementation.allCases.map(\.rawValue).joined(separator: ", ")
+        FileHandle.standardError.write("--implementation takes one of \(names), not '\(name)'\n".data(using: .utf8)!)
+        exit(2)
+    }
+    return implementation
 }
 let samples = smoke ? 1 : 7
 
@@ -85,7 +97,7 @@ let header = ["workload", "unit", "Ripple", "OpenCombine", "AsyncStream", "floor
 for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
     let operations = smoke ? Swift.max(1, workload.operations / 100) : workload.operations
     var measured: [Implementation: Measurement] = [:]
-    for implementation in Implementation.allCases {
+    for implementation in Implementation.allCases where only.map({ $0 == implementation }) ?? true {
         guard let setup = workload.implementations[implementation] else { continue }
         measured[implementation] = measure(setup, operations: operations)
     }

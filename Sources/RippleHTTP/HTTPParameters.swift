@@ -285,15 +285,30 @@ public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
 
     /// Percent-encodes everything but RFC 3986's unreserved characters.
     public static func percentEncode(_ text: String) -> String {
+        percentEncode(text, keeping: isUnreserved)
+    }
+
+    /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Percent-encodes (uppercase hex) every UTF-8 byte of `text` for which
+    /// `isKept` is false.
+    static func percentEncode(_ text: String, keeping isKept: (UInt8) -> Bool) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            if isKept(byte) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 result += "%"
                 result += String(byte >> 4, radix: 16, uppercase: true)
                 result += String(byte & 0xF, radix: 16, uppercase: true)

@@ -285,23 +285,16 @@ enum RequestURL {
 
     /// Percent-encodes everything but RFC 3986 `pchar`s and `/`.
     static func encodePath(_ path: String) -> String {
-        var result = ""
-        for byte in path.utf8 {
+        HTTPParameters.percentEncode(path) { byte in
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-                UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
                 UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
                 UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                return true
             default:
-                result += "%"
-                result += String(byte >> 4, radix: 16, uppercase: true)
-                result += String(byte & 0xF, radix: 16, uppercase: true)
+                return HTTPParameters.isUnreserved(byte)
             }
         }
-        return result
     }
 }
 

@@ -25,12 +25,14 @@ do {
 
 let arguments = CommandLine.arguments.dropFirst()
 let smoke = arguments.contains("--smoke")
-let filter: String? = arguments.firstIndex(of: "--filter").flatMap { index in
-    arguments.index(after: index) < arguments.endIndex ? arguments[arguments.index(after: index)] : nil
-}
-let only: Implementation? = arguments.firstIndex(of: "--implementation").map { index in
+/// The word after `flag` ("" when `flag` ends the command line), `nil` without `flag`.
+func value(of flag: String) -> String? {
+    guard let index = arguments.firstIndex(of: flag) else { return nil }
     let next = arguments.index(after: index)
-    let name = next < arguments.endIndex ? arguments[next] : ""
+    return next < arguments.endIndex ? arguments[next] : ""
+}
+let filter = value(of: "--filter").flatMap { $0.isEmpty ? nil : $0 }
+let only: Implementation? = value(of: "--implementation").map { name in
     guard let implementation = Implementation.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
         let names = Implementation.allCases.map(\.rawValue).joined(separator: ", ")
         FileHandle.standardError.write("--implementation takes one of \(names), not '\(name)'\n".data(using: .utf8)!)

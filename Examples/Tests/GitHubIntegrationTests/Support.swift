@@ -77,8 +77,9 @@ struct CommandResult {
 }
 
 /// An executable of this package built next to this test bundle (the same build
-/// directory and configuration), else in `Examples/.build/debug`.
-func builtExecutable(named name: String) -> URL? {
+/// directory and configuration), else in `Examples/.build/debug`; skips the test
+/// when there is none.
+func builtExecutable(named name: String) throws -> URL {
     var candidates: [URL] = []
     if let executable = Bundle.main.executableURL {
         candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
@@ -87,7 +88,10 @@ func builtExecutable(named name: String) -> URL? {
     let examples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     candidates.append(examples.appendingPathComponent(".build/debug/\(name)"))
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    guard let url = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw XCTSkip("\(name) is not built; run `swift build --package-path Examples` (swift test builds it)")
+    }
+    return url
 }
 
 /// `mock-github-api` in a process of its own, so that a test can kill it outright
@@ -98,10 +102,7 @@ final class MockServerProcess {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     init(arguments: [String]) throws {
-        guard let url = builtExecutable(named: "mock-github-api") else {
-            throw XCTSkip("mock-github-api is not built; run `swift build --package-path Examples` (swift test builds it)")
-        }
-        process.executableURL = url
+        process.executableURL = try builtExecutable(named: "mock-github-api")
         process.arguments = ["--host", "127.0.0.1", "--port", "0", "--quiet"] + arguments
         process.standardInput = FileHandle.nullDevice
         let stdout = Pipe()
@@ -137,15 +138,10 @@ final class MockServerProcess {
 }
 
 enum GitHubSearchExecutable {
-    static var url: URL? { builtExecutable(named: "github-search") }
-
     /// Runs it with `arguments`, standard input from `/dev/null` (not a terminal).
     static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> CommandResult {
-        guard let url else {
-            throw XCTSkip("github-search is not built; run `swift build --package-path Examples` (swift test builds it)")
-        }
         let process = Process()
-        process.executableURL = url
+        process.executableURL = try builtExecutable(named: "github-search")
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         let stdout = Pipe()

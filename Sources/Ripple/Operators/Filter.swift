@@ -8,14 +8,17 @@ extension ObservableType {
     /// source:               --1--2--3--4--|
     /// filter { $0.isEven }: -----2-----4--|
     /// ```
+    ///
+    /// Applied directly to a `map` or another `filter`, it joins that operator
+    /// instead of adding one: `map { }.filter { }` runs as a single step per
+    /// element, with the same results, errors and disposal as the two.
     @inlinable
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
-            let sink = FilterSink(predicate: predicate, observer: observer)
-            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
-            return sink
+        if let fuse = (source as? Producer<Element>)?.filterFusion {
+            return fuse(predicate)
         }
+        return source.filtered(predicate)
     }
 
     /// Drops every element and passes on only the terminal event.
@@ -64,6 +67,21 @@ extension ObservableType where Element: OptionalType {
     @inlinable
     public func filterNil() -> Observable<Element.Wrapped> {
         compactMap { $0.optional }
+    }
+}
+
+extension Observable {
+    /// The `filter` operator itself; a `filter` that follows absorbs its predicate
+    /// (see ``Producer/filterFusion``).
+    @inlinable
+    final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        Producer(fusingFilter: { next in
+            self.filtered { try predicate($0) && next($0) }
+        }) { observer in
+            let sink = FilterSink(predicate: predicate, observer: observer)
+            sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
     }
 }
 

@@ -11,7 +11,7 @@ extension ObservableType {
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(fusingFilter: { predicate in source.mapFiltered(transform, predicate) }) { observer in
             let sink = MapSink(transform: transform, observer: observer)
             sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -33,6 +33,25 @@ extension ObservableType {
         return Producer { observer in
             let sink = CompactMapSink(transform: transform, observer: observer)
             sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+}
+
+extension Observable {
+    /// `map(transform).filter(predicate)` as one operator (see
+    /// ``Producer/filterFusion``). Behaves exactly like the two: an element whose
+    /// `transform` or `predicate` throws ends the stream with that error.
+    @inlinable
+    final func mapFiltered<Result>(
+        _ transform: @escaping (Element) throws -> Result,
+        _ predicate: @escaping (Result) throws -> Bool
+    ) -> Observable<Result> {
+        Producer(fusingFilter: { next in
+            self.mapFiltered(transform) { try predicate($0) && next($0) }
+        }) { observer in
+            let sink = MapFilterSink(transform: transform, predicate: predicate, observer: observer)
+            sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
     }
@@ -85,6 +104,47 @@ final class CompactMapSink<Source, Result>: Sink<Result>, @unchecked Sendable {
             guard !isDisposed else { return }
             do {
                 if let result = try transform(element) {
+                    forwardNext(result)
+                }
+            } catch {
+                forwardError(error)
+            }
+        case .error(let error):
+            forwardError(error)
+        case .completed:
+            forwardCompleted()
+        }
+    }
+}
+
+/// `map` followed by `filter` in one sink.
+@usableFromInline
+final class MapFilterSink<Source, Result>: Sink<Result>, @unchecked Sendable {
+    @usableFromInline
+    let transform: (Source) throws -> Result
+
+    @usableFromInline
+    let predicate: (Result) throws -> Bool
+
+    @inlinable
+    init(
+        transform: @escaping (Source) throws -> Result,
+        predicate: @escaping (Result) throws -> Bool,
+        observer: AnyObserver<Result>
+    ) {
+        self.transform = transform
+        self.predicate = predicate
+        super.init(observer: observer)
+    }
+
+    @inlinable
+    func on(_ event: Event<Source>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            do {
+                let result = try transform(element)
+                if try predicate(result) {
                     forwardNext(result)
                 }
             } catch {

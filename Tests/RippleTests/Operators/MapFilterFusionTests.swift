@@ -1,0 +1,159 @@
+import Ripple
+import RippleTest
+import XCTest
+
+/// `map { }.filter { }` and `filter { }.filter { }` run as one operator (one sink).
+/// These tests pin that the fused operator behaves exactly like the two it
+/// replaces, and that the fusion really happens.
+final class MapFilterFusionTests: RippleTestCase {
+    func testMapThenFilterInVirtualTime() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300),
+        ])
+        let res = scheduler.start { xs.map { $0 * 10 }.filter { $0 != 30 } }
+        XCTAssertEqual(res.events, [.next(210, 20), .next(230, 40), .completed(300)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
+    }
+
+    func testSourceErrorAndDisposalPassThrough() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let failing = scheduler.createHotObservable([.next(210, 1), .error(220, testError)])
+        let res = scheduler.start { failing.map { $0 + 1 }.filter { _ in true } }
+        XCTAssertEqual(res.events, [.next(210, 2), .error(220, testError)])
+
+        let scheduler2 = TestScheduler(initialClock: 0)
+        let open = scheduler2.createHotObservable([.next(210, 1), .next(500, 2)])
+        let res2 = scheduler2.start(disposed: 400) { open.map { $0 }.filter { _ in true } }
+        XCTAssertEqual(res2.events, [.next(210, 1)])
+        XCTAssertEqual(open.subscriptions, [Subscription(200, 400)])
+    }
+
+    func testThrowingTransformEndsTheStreamAndSkipsThePredicate() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
+        let predicateCalls = Recorder<Int>()
+        let res = scheduler.start {
+            xs.map { value -> Int in
+                if value == 2 { throw testError }
+                return value
+            }
+            .filter { predicateCalls.append($0); return true }
+        }
+        XCTAssertEqual(res.events, [.next(210, 1), .error(220, testError)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(predicateCalls.values, [1])
+    }
+
+    func testThrowingPredicateEndsTheStream() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
+        let res = scheduler.start {
+            xs.map { $0 * 2 }.filter { value in
+                if value == 4 { throw testError2 }
+                return true
+            }
+        }
+        XCTAssertEqual(res.events, [.next(210, 2), .error(220, testError2)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
+    }
+
+    func testChainedFiltersCallEachPredicateOnlyForWhatThePreviousLetThrough() {
+        let calls = Recorder<String>()
+        let chain = Observable.of(1, 2, 3, 4, 5, 6)
+            .map { value -> Int in calls.append("map \(value)"); return value }
+            .filter { value in calls.append("odd? \(value)"); return value % 2 == 1 }
+            .filter { value in calls.append("> 1? \(value)"); return value > 1 }
+            .filter { value in calls.append("< 5? \(value)"); return value < 5 }
+        let (recorder, subscription) = record(chain)
+        XCTAssertEqual(recorder.values, [.next(3), .completed])
+        XCTAssertEqual(calls.values, [
+            "map 1", "odd? 1", "> 1? 1",
+            "map 2", "odd? 2",
+            "map 3", "odd? 3", "> 1? 3", "< 5? 3",
+            "map 4", "odd? 4",
+            "map 5", "odd? 5", "> 1? 5", "< 5? 5",
+            "map 6", "odd? 6",
+        ])
+        subscription.dispose()
+    }
+
+    func testFilterThenFilterWithoutMap() {
+        let xs = Observable.from(Array(0..<30))
+        let fused = xs.filter { $0 % 2 == 0 }.filter { $0 % 3 == 0 }.filter { $0 != 12 }
+        let expected = Array(0..<30).filter { $0 % 2 == 0 && $0 % 3 == 0 && $0 != 12 }
+        XCTAssertEqual(record(fused).0.values, expected.map { .next($0) } + [.completed])
+        XCTAssertEqual(record(Observable.of(1).filter { _ in true }.filter { _ in throw testError }).0.values, [.error(testError)])
+    }
+
+    func testMixedChainMatchesArrayReference() {
+        let values = Array(-50..<50)
+        let chain = Observable.from(values)
+            .map { $0 * 3 }
+            .filter { $0 % 2 == 0 }
+            .map { "\($0)" }
+            .filter { !$0.hasPrefix("-") }
+            .filter { $0.count < 3 }
+        let expected = values.map { $0 * 3 }.filter { $0 % 2 == 0 }.map { "\($0)" }
+            .filter { !$0.hasPrefix("-") }.filter { $0.count < 3 }
+        XCTAssertEqual(record(chain).0.values, expected.map { .next($0) } + [.completed])
+    }
+
+    func testTheUnfilteredStreamStaysUsable() {
+        let subject = PublishSubject<Int>()
+        let mapped = subject.map { $0 * 10 }
+        let filtered = mapped.filter { $0 > 10 }
+        let filteredTwice = filtered.filter { $0 < 30 }
+        let (all, a) = record(mapped)
+        let (some, b) = record(filtered)
+        let (fewer, c) = record(filteredTwice)
+        for value in 1...3 { subject.onNext(value) }
+        subject.onCompleted()
+        XCTAssertEqual(all.values, [.next(10), .next(20), .next(30), .completed])
+        XCTAssertEqual(some.values, [.next(20), .next(30), .completed])
+        XCTAssertEqual(fewer.values, [.next(20), .completed])
+        [a, b, c].forEach { $0.dispose() }
+    }
+
+    func testDisposingFromOnNextStopsTransformAndPredicate() {
+        let subject = PublishSubject<Int>()
+        let transformed = Recorder<Int>()
+        var subscription: Disposable?
+        let received = Recorder<Int>()
+        subscription = subject
+            .map { value -> Int in transformed.append(value); return value }
+            .filter { _ in true }
+            .subscribe(onNext: { value in
+                received.append(value)
+                subscription?.dispose()
+            })
+        subject.onNext(1)
+        subject.onNext(2)
+        XCTAssertEqual(received.values, [1])
+        XCTAssertEqual(transformed.values, [1])
+        XCTAssertFalse(subject.hasObservers)
+    }
+
+    /// The fusion is real: a subscription to `map.filter` holds as many live Ripple
+    /// objects as one to `map` alone (the filter adds no sink).
+    func testMapFilterHoldsNoMoreObjectsThanMap() {
+        let subject = PublishSubject<Int>()
+        func liveObjects(_ observable: Observable<Int>) -> Int32 {
+            let before = Resources.total
+            let subscription = observable.subscribe(onNext: { _ in })
+            let during = Resources.total
+            subscription.dispose()
+            return during - before
+        }
+        let mapped = subject.map { $0 + 1 }
+        let mapFiltered = mapped.filter { $0 > 0 }
+        let mapFilteredTwice = mapFiltered.filter { $0 > 1 }
+        let filtered = subject.filter { $0 > 0 }
+        XCTAssertEqual(liveObjects(mapFiltered), liveObjects(mapped))
+        XCTAssertEqual(liveObjects(mapFilteredTwice), liveObjects(mapped))
+        XCTAssertEqual(liveObjects(filtered.filter { $0 > 1 }), liveObjects(filtered))
+        // An operator in between prevents the fusion (and still works).
+        let separated = mapped.do(onNext: { _ in }).filter { $0 > 0 }
+        XCTAssertGreaterThan(liveObjects(separated), liveObjects(mapped))
+    }
+}

@@ -71,9 +71,32 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     }
 }
 
-/// See ``Producer/filterFusion``.
+/// What `map` and `filter` leave on the stream they build, so that a `filter` or
+/// `map` applied next can join them instead of adding an operator: one sink instead
+/// of two, one hop fewer per element, one object fewer per subscription.
+///
+/// The closures are created where the operator is applied, so the fused operator is
+/// specialised for the caller's element types like any other.
 @usableFromInline
-typealias FilterFusion<Element> = (_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
+struct OperatorFusion<Element> {
+    /// Builds this stream followed by `filter(predicate)` as a single operator.
+    @usableFromInline
+    let appendingFilter: (_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
+
+    /// For a `filter`: its source and predicate, which a following `map` runs in
+    /// its own sink. `nil` for a `map`.
+    @usableFromInline
+    let filter: (source: Observable<Element>, predicate: (Element) throws -> Bool)?
+
+    @inlinable
+    init(
+        appendingFilter: @escaping (_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
+        filter: (source: Observable<Element>, predicate: (Element) throws -> Bool)?
+    ) {
+        self.appendingFilter = appendingFilter
+        self.filter = filter
+    }
+}
 
 /// An observable defined by its subscription function.
 ///
@@ -84,19 +107,18 @@ final class Producer<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
-    /// Builds this stream followed by `filter(predicate)` as a single operator: one
-    /// sink instead of two, one hop fewer per element, one object fewer per
-    /// subscription. Set by `map` and `filter`; `nil` for every other operator.
+    /// Set by `map` and `filter` (see ``OperatorFusion``); `nil` for every other
+    /// operator.
     @usableFromInline
-    let filterFusion: FilterFusion<Element>?
+    let fusion: OperatorFusion<Element>?
 
     @inlinable
     init(
-        fusingFilter filterFusion: FilterFusion<Element>? = nil,
+        fusion: OperatorFusion<Element>? = nil,
         _ subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.subscribeHandler = subscribeHandler
-        self.filterFusion = filterFusion
+        self.fusion = fusion
         super.init()
     }
 

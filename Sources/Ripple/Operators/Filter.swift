@@ -9,14 +9,15 @@ extension ObservableType {
     /// filter { $0.isEven }: -----2-----4--|
     /// ```
     ///
-    /// Applied directly to a `map` or another `filter`, it joins that operator
-    /// instead of adding one: `map { }.filter { }` runs as a single step per
-    /// element, with the same results, errors and disposal as the two.
+    /// Next to a `map` or another `filter` it joins that operator instead of adding
+    /// one: `map { }.filter { }`, `filter { }.map { }` and `filter { }.filter { }`
+    /// each run as a single step per element, with the same results, errors and
+    /// disposal as the separate operators.
     @inlinable
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
-        if let fuse = (source as? Producer<Element>)?.filterFusion {
-            return fuse(predicate)
+        if let fusion = (source as? Producer<Element>)?.fusion {
+            return fusion.appendingFilter(predicate)
         }
         return source.filtered(predicate)
     }
@@ -71,13 +72,15 @@ extension ObservableType where Element: OptionalType {
 }
 
 extension Observable {
-    /// The `filter` operator itself; a `filter` that follows absorbs its predicate
-    /// (see ``Producer/filterFusion``).
+    /// The `filter` operator itself. A `filter` applied next joins its predicate;
+    /// a `map` applied next runs it in its own sink (see ``OperatorFusion``).
     @inlinable
     final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        Producer(fusingFilter: { next in
-            self.filtered { try predicate($0) && next($0) }
-        }) { observer in
+        let fusion = OperatorFusion<Element>(
+            appendingFilter: { next in self.filtered { try predicate($0) && next($0) } },
+            filter: (self, predicate)
+        )
+        return Producer(fusion: fusion) { observer in
             let sink = FilterSink(predicate: predicate, observer: observer)
             sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink

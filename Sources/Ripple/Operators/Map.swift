@@ -11,11 +11,10 @@ extension ObservableType {
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()
-        return Producer(fusingFilter: { predicate in source.mapFiltered(transform, predicate) }) { observer in
-            let sink = MapSink(transform: transform, observer: observer)
-            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
-            return sink
+        if let (filterSource, predicate) = (source as? Producer<Element>)?.fusion?.filter {
+            return filterSource.fusedMap(filter: predicate, transform, then: nil)
         }
+        return source.fusedMap(filter: nil, transform, then: nil)
     }
 
     /// Transforms each element with `transform` and skips the `nil` results.
@@ -39,24 +38,44 @@ extension ObservableType {
 }
 
 extension Observable {
-    /// `map(transform).filter(predicate)` as one operator (see
-    /// ``Producer/filterFusion``). Behaves exactly like the two: an element whose
-    /// `transform` or `predicate` throws ends the stream with that error.
+    /// `filter(before).map(transform).filter(after)` as one operator, either filter
+    /// optional: what `map` builds, and what a `filter` next to it joins (see
+    /// ``OperatorFusion``). Behaves exactly like the separate operators: an element
+    /// whose predicate or transform throws ends the stream with that error.
     @inlinable
-    final func mapFiltered<Result>(
+    final func fusedMap<Result>(
+        filter before: ((Element) throws -> Bool)?,
         _ transform: @escaping (Element) throws -> Result,
-        _ predicate: @escaping (Result) throws -> Bool
+        then after: ((Result) throws -> Bool)?
     ) -> Observable<Result> {
-        Producer(fusingFilter: { next in
-            self.mapFiltered(transform) { try predicate($0) && next($0) }
-        }) { observer in
-            let sink = MapFilterSink(transform: transform, predicate: predicate, observer: observer)
+        let fusion = OperatorFusion<Result>(
+            appendingFilter: { next in
+                guard let after else { return self.fusedMap(filter: before, transform, then: next) }
+                return self.fusedMap(filter: before, transform, then: { try after($0) && next($0) })
+            },
+            filter: nil
+        )
+        // One sink class per shape, so that the common ones (`map`, `map.filter`)
+        // test no optional predicate per element.
+        return Producer(fusion: fusion) { observer in
+            if let before {
+                let sink = FilterMapSink(before: before, transform: transform, after: after, observer: observer)
+                sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
+                return sink
+            }
+            if let after {
+                let sink = MapFilterSink(transform: transform, after: after, observer: observer)
+                sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
+                return sink
+            }
+            let sink = MapSink(transform: transform, observer: observer)
             sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
     }
 }
 
+/// The sink of `map`.
 @usableFromInline
 final class MapSink<Source, Result>: Sink<Result>, @unchecked Sendable {
     @usableFromInline
@@ -86,6 +105,94 @@ final class MapSink<Source, Result>: Sink<Result>, @unchecked Sendable {
     }
 }
 
+/// The sink of `map { }.filter { }` (see ``Observable/fusedMap(filter:_:then:)``).
+@usableFromInline
+final class MapFilterSink<Source, Result>: Sink<Result>, @unchecked Sendable {
+    @usableFromInline
+    let transform: (Source) throws -> Result
+
+    @usableFromInline
+    let after: (Result) throws -> Bool
+
+    @inlinable
+    init(
+        transform: @escaping (Source) throws -> Result,
+        after: @escaping (Result) throws -> Bool,
+        observer: AnyObserver<Result>
+    ) {
+        self.transform = transform
+        self.after = after
+        super.init(observer: observer)
+    }
+
+    @inlinable
+    func on(_ event: Event<Source>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            do {
+                let result = try transform(element)
+                if try after(result) {
+                    forwardNext(result)
+                }
+            } catch {
+                forwardError(error)
+            }
+        case .error(let error):
+            forwardError(error)
+        case .completed:
+            forwardCompleted()
+        }
+    }
+}
+
+/// The sink of `filter { }.map { }`, optionally followed by another `filter`
+/// (see ``Observable/fusedMap(filter:_:then:)``).
+@usableFromInline
+final class FilterMapSink<Source, Result>: Sink<Result>, @unchecked Sendable {
+    @usableFromInline
+    let before: (Source) throws -> Bool
+
+    @usableFromInline
+    let transform: (Source) throws -> Result
+
+    @usableFromInline
+    let after: ((Result) throws -> Bool)?
+
+    @inlinable
+    init(
+        before: @escaping (Source) throws -> Bool,
+        transform: @escaping (Source) throws -> Result,
+        after: ((Result) throws -> Bool)?,
+        observer: AnyObserver<Result>
+    ) {
+        self.before = before
+        self.transform = transform
+        self.after = after
+        super.init(observer: observer)
+    }
+
+    @inlinable
+    func on(_ event: Event<Source>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            do {
+                guard try before(element) else { return }
+                let result = try transform(element)
+                if let after, try !after(result) { return }
+                forwardNext(result)
+            } catch {
+                forwardError(error)
+            }
+        case .error(let error):
+            forwardError(error)
+        case .completed:
+            forwardCompleted()
+        }
+    }
+}
+
 @usableFromInline
 final class CompactMapSink<Source, Result>: Sink<Result>, @unchecked Sendable {
     @usableFromInline
@@ -104,47 +211,6 @@ final class CompactMapSink<Source, Result>: Sink<Result>, @unchecked Sendable {
             guard !isDisposed else { return }
             do {
                 if let result = try transform(element) {
-                    forwardNext(result)
-                }
-            } catch {
-                forwardError(error)
-            }
-        case .error(let error):
-            forwardError(error)
-        case .completed:
-            forwardCompleted()
-        }
-    }
-}
-
-/// `map` followed by `filter` in one sink.
-@usableFromInline
-final class MapFilterSink<Source, Result>: Sink<Result>, @unchecked Sendable {
-    @usableFromInline
-    let transform: (Source) throws -> Result
-
-    @usableFromInline
-    let predicate: (Result) throws -> Bool
-
-    @inlinable
-    init(
-        transform: @escaping (Source) throws -> Result,
-        predicate: @escaping (Result) throws -> Bool,
-        observer: AnyObserver<Result>
-    ) {
-        self.transform = transform
-        self.predicate = predicate
-        super.init(observer: observer)
-    }
-
-    @inlinable
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            do {
-                let result = try transform(element)
-                if try predicate(result) {
                     forwardNext(result)
                 }
             } catch {

@@ -2,7 +2,8 @@ import Ripple
 import RippleTest
 import XCTest
 
-/// `map { }.filter { }` and `filter { }.filter { }` run as one operator (one sink).
+/// `map { }.filter { }`, `filter { }.map { }` and `filter { }.filter { }` run as one
+/// operator (one sink).
 /// These tests pin that the fused operator behaves exactly like the two it
 /// replaces, and that the fusion really happens.
 final class MapFilterFusionTests: RippleTestCase {
@@ -78,6 +79,46 @@ final class MapFilterFusionTests: RippleTestCase {
         subscription.dispose()
     }
 
+    func testFilterThenMapInVirtualTime() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300),
+        ])
+        let res = scheduler.start { xs.filter { $0 != 3 }.map { "\($0)" } }
+        XCTAssertEqual(res.events, [.next(210, "2"), .next(230, "4"), .completed(300)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
+    }
+
+    func testFilterMapFilterCallsInOrderAndSkipsTheTransformForRejectedElements() {
+        let calls = Recorder<String>()
+        let chain = Observable.of(1, 2, 3, 4)
+            .filter { value in calls.append("even? \(value)"); return value % 2 == 0 }
+            .filter { value in calls.append("> 2? \(value)"); return value > 2 }
+            .map { value -> Int in calls.append("map \(value)"); return value * 10 }
+            .filter { value in calls.append("< 50? \(value)"); return value < 50 }
+        let (recorder, subscription) = record(chain)
+        XCTAssertEqual(recorder.values, [.next(40), .completed])
+        XCTAssertEqual(calls.values, [
+            "even? 1", "even? 2", "> 2? 2", "even? 3", "even? 4", "> 2? 4", "map 4", "< 50? 40",
+        ])
+        subscription.dispose()
+    }
+
+    func testFilterThenMapErrors() {
+        let throwingPredicate = Observable.of(1, 2).filter { _ in throw testError }.map { $0 + 1 }
+        XCTAssertEqual(record(throwingPredicate).0.values, [.error(testError)])
+        let throwingTransform = Observable.of(1, 2).filter { _ in true }.map { value -> Int in
+            if value == 2 { throw testError2 }
+            return value
+        }
+        XCTAssertEqual(record(throwingTransform).0.values, [.next(1), .error(testError2)])
+        let throwingAfter = Observable.of(1, 2).filter { _ in true }.map { $0 }.filter { value in
+            if value == 2 { throw testError }
+            return true
+        }
+        XCTAssertEqual(record(throwingAfter).0.values, [.next(1), .error(testError)])
+    }
+
     func testFilterThenFilterWithoutMap() {
         let xs = Observable.from(Array(0..<30))
         let fused = xs.filter { $0 % 2 == 0 }.filter { $0 % 3 == 0 }.filter { $0 != 12 }
@@ -97,6 +138,19 @@ final class MapFilterFusionTests: RippleTestCase {
         let expected = values.map { $0 * 3 }.filter { $0 % 2 == 0 }.map { "\($0)" }
             .filter { !$0.hasPrefix("-") }.filter { $0.count < 3 }
         XCTAssertEqual(record(chain).0.values, expected.map { .next($0) } + [.completed])
+    }
+
+    func testTheUnfusedStreamsStayUsable() {
+        let subject = PublishSubject<Int>()
+        let filtered = subject.filter { $0 % 2 == 1 }
+        let mapped = filtered.map { $0 * 100 }
+        let (odd, a) = record(filtered)
+        let (hundreds, b) = record(mapped)
+        for value in 1...4 { subject.onNext(value) }
+        subject.onError(testError)
+        XCTAssertEqual(odd.values, [.next(1), .next(3), .error(testError)])
+        XCTAssertEqual(hundreds.values, [.next(100), .next(300), .error(testError)])
+        [a, b].forEach { $0.dispose() }
     }
 
     func testTheUnfilteredStreamStaysUsable() {
@@ -134,8 +188,8 @@ final class MapFilterFusionTests: RippleTestCase {
         XCTAssertFalse(subject.hasObservers)
     }
 
-    /// The fusion is real: a subscription to `map.filter` holds as many live Ripple
-    /// objects as one to `map` alone (the filter adds no sink).
+    /// The fusion is real: a subscription to `map.filter` (or `filter.map`, or
+    /// `filter.filter`) holds as many live Ripple objects as one to `map` alone.
     func testMapFilterHoldsNoMoreObjectsThanMap() {
         let subject = PublishSubject<Int>()
         func liveObjects(_ observable: Observable<Int>) -> Int32 {
@@ -153,6 +207,8 @@ final class MapFilterFusionTests: RippleTestCase {
         XCTAssertEqual(liveObjects(mapFilteredTwice), liveObjects(mapped))
         XCTAssertEqual(liveObjects(filtered.filter { $0 > 1 }), liveObjects(filtered))
         // An operator in between prevents the fusion (and still works).
+        XCTAssertEqual(liveObjects(filtered.map { $0 * 2 }), liveObjects(mapped))
+        XCTAssertEqual(liveObjects(filtered.map { $0 * 2 }.filter { $0 > 4 }), liveObjects(mapped))
         let separated = mapped.do(onNext: { _ in }).filter { $0 > 0 }
         XCTAssertGreaterThan(liveObjects(separated), liveObjects(mapped))
     }

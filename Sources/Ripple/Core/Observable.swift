@@ -88,13 +88,21 @@ struct OperatorFusion<Element> {
     @usableFromInline
     let filter: (source: Observable<Element>, predicate: (Element) throws -> Bool)?
 
+    /// Subscribes the handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`
+    /// to this stream with the operator's step run in the handlers' own closure:
+    /// no sink object and one hop fewer per element.
+    @usableFromInline
+    let subscribeHandlers: (SubscribeHandlers<Element>) -> SubscriptionBase?
+
     @inlinable
     init(
         appendingFilter: @escaping (_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
-        filter: (source: Observable<Element>, predicate: (Element) throws -> Bool)?
+        filter: (source: Observable<Element>, predicate: (Element) throws -> Bool)?,
+        subscribeHandlers: @escaping (SubscribeHandlers<Element>) -> SubscriptionBase?
     ) {
         self.appendingFilter = appendingFilter
         self.filter = filter
+        self.subscribeHandlers = subscribeHandlers
     }
 }
 

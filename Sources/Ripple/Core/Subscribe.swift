@@ -35,30 +35,27 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let subscription = ClosureSubscription(onDisposed: onDisposed)
-        let callStack = onError == nil ? Hooks.captureCallStackIfNeeded() : []
+        let handlers = SubscribeHandlers(
+            subscription: ClosureSubscription(onDisposed: onDisposed),
+            onNext: onNext, onError: onError, onCompleted: onCompleted,
+            callStack: onError == nil ? Hooks.captureCallStackIfNeeded() : []
+        )
+        let source = asObservable()
+        // A `map`/`filter` runs its step in the handlers' own closure: no sink.
+        if let fused = (source as? Producer<Element>)?.fusion?.subscribeHandlers {
+            handlers.subscription.setUpstream(fused(handlers))
+            return handlers.subscription
+        }
         let observer = AnyObserver<Element> { event in
             switch event {
             case .next(let element):
-                if !subscription.isDisposed {
-                    onNext?(element)
-                }
-            case .error(let error):
-                if subscription.isDisposed { return }
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.reportUnhandledError(error, callStack: callStack)
-                }
-                subscription.dispose()
-            case .completed:
-                if subscription.isDisposed { return }
-                onCompleted?()
-                subscription.dispose()
+                handlers.next(element)
+            case .error, .completed:
+                handlers.finish(event)
             }
         }
-        subscription.setUpstream(asObservable().subscribe(sink: observer))
-        return subscription
+        handlers.subscription.setUpstream(source.subscribe(sink: observer))
+        return handlers.subscription
     }
 
     /// Subscribes handlers that receive `object` as their first argument.
@@ -101,5 +98,96 @@ extension ObservableType {
                 onDisposed?(object)
             }
         )
+    }
+}
+
+/// The handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)` and the
+/// subscription it returns. A value captured by the observer closure (immutable,
+/// so that no event ever races with a write), or by a fused `map`/`filter` step
+/// (see ``OperatorFusion/subscribeHandlers``).
+@usableFromInline
+struct SubscribeHandlers<Element> {
+    @usableFromInline
+    let subscription: ClosureSubscription
+    @usableFromInline
+    let onNext: ((Element) -> Void)?
+    @usableFromInline
+    let onError: ((Swift.Error) -> Void)?
+    @usableFromInline
+    let onCompleted: (() -> Void)?
+    @usableFromInline
+    let callStack: [String]
+
+    @inlinable
+    init(
+        subscription: ClosureSubscription,
+        onNext: ((Element) -> Void)?,
+        onError: ((Swift.Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        callStack: [String]
+    ) {
+        self.subscription = subscription
+        self.onNext = onNext
+        self.onError = onError
+        self.onCompleted = onCompleted
+        self.callStack = callStack
+    }
+
+    /// Hands `element` to `onNext` unless the subscription was disposed.
+    @inlinable
+    @inline(__always)
+    func next(_ element: Element) {
+        if !subscription.isDisposed {
+            onNext?(element)
+        }
+    }
+
+    /// Handles a terminal event (`.next` is ignored), then disposes.
+    @inlinable
+    @inline(never)
+    func finish(_ event: Event<Element>) {
+        if subscription.isDisposed { return }
+        switch event {
+        case .next:
+            return
+        case .error(let error):
+            if let onError {
+                onError(error)
+            } else {
+                Hooks.reportUnhandledError(error, callStack: callStack)
+            }
+        case .completed:
+            onCompleted?()
+        }
+        subscription.dispose()
+    }
+
+    /// An observer of the upstream of a fused `filter(before).map(transform)
+    /// .filter(after)` (see ``mapStep(_:_:_:_:)``) that calls the handlers itself:
+    /// one closure call per element instead of two. An error thrown by a predicate
+    /// or the transform ends the stream.
+    @inlinable
+    func observer<Source>(
+        filter before: ((Source) throws -> Bool)?,
+        _ transform: @escaping (Source) throws -> Element,
+        then after: ((Element) throws -> Bool)?
+    ) -> AnyObserver<Source> {
+        AnyObserver { event in
+            switch event {
+            case .next(let element):
+                if subscription.isDisposed { return }
+                do {
+                    if let result = try mapStep(element, before, transform, after) {
+                        next(result)
+                    }
+                } catch {
+                    finish(.error(error))
+                }
+            case .error(let error):
+                finish(.error(error))
+            case .completed:
+                finish(.completed)
+            }
+        }
     }
 }

@@ -78,7 +78,10 @@ extension Observable {
     final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let fusion = OperatorFusion<Element>(
             appendingFilter: { next in self.filtered { try predicate($0) && next($0) } },
-            filter: (self, predicate)
+            filter: (self, predicate),
+            subscribeHandlers: { handlers in
+                self.subscribe(sink: handlers.observer(filter: predicate, { $0 }, then: nil))
+            }
         )
         return Producer(fusion: fusion) { observer in
             let sink = FilterSink(predicate: predicate, observer: observer)

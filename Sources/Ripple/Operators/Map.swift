@@ -53,7 +53,10 @@ extension Observable {
                 guard let after else { return self.fusedMap(filter: before, transform, then: next) }
                 return self.fusedMap(filter: before, transform, then: { try after($0) && next($0) })
             },
-            filter: nil
+            filter: nil,
+            subscribeHandlers: { handlers in
+                self.subscribe(sink: handlers.observer(filter: before, transform, then: after))
+            }
         )
         // One sink class per shape, so that the common ones (`map`, `map.filter`)
         // test no optional predicate per element.
@@ -73,6 +76,22 @@ extension Observable {
             return sink
         }
     }
+}
+
+/// One element through `filter(before).map(transform).filter(after)`: the result,
+/// or `nil` if a predicate rejected it.
+@inlinable
+@inline(__always)
+func mapStep<Source, Result>(
+    _ element: Source,
+    _ before: ((Source) throws -> Bool)?,
+    _ transform: (Source) throws -> Result,
+    _ after: ((Result) throws -> Bool)?
+) throws -> Result? {
+    if let before, try !before(element) { return nil }
+    let result = try transform(element)
+    if let after, try !after(result) { return nil }
+    return result
 }
 
 /// The sink of `map`.
@@ -178,10 +197,9 @@ final class FilterMapSink<Source, Result>: Sink<Result>, @unchecked Sendable {
         case .next(let element):
             guard !isDisposed else { return }
             do {
-                guard try before(element) else { return }
-                let result = try transform(element)
-                if let after, try !after(result) { return }
-                forwardNext(result)
+                if let result = try mapStep(element, before, transform, after) {
+                    forwardNext(result)
+                }
             } catch {
                 forwardError(error)
             }

@@ -203,6 +203,8 @@ final class MapFilterFusionTests: RippleTestCase {
         let mapFiltered = mapped.filter { $0 > 0 }
         let mapFilteredTwice = mapFiltered.filter { $0 > 1 }
         let filtered = subject.filter { $0 > 0 }
+        // `subscribe(onNext:)` runs a fused step in its own closure: no sink at all.
+        XCTAssertEqual(liveObjects(mapped), liveObjects(subject.asObservable()))
         XCTAssertEqual(liveObjects(mapFiltered), liveObjects(mapped))
         XCTAssertEqual(liveObjects(mapFilteredTwice), liveObjects(mapped))
         XCTAssertEqual(liveObjects(filtered.filter { $0 > 1 }), liveObjects(filtered))
@@ -211,5 +213,103 @@ final class MapFilterFusionTests: RippleTestCase {
         XCTAssertEqual(liveObjects(filtered.map { $0 * 2 }.filter { $0 > 4 }), liveObjects(mapped))
         let separated = mapped.do(onNext: { _ in }).filter { $0 > 0 }
         XCTAssertGreaterThan(liveObjects(separated), liveObjects(mapped))
+    }
+
+    // MARK: subscribe(onNext:onError:onCompleted:onDisposed:) on a fused chain
+    //
+    // There the step runs in the handlers' own closure (no sink at all), so these
+    // go through `subscribe(onNext:...)`, not `record` or a TestScheduler observer.
+
+    /// Subscribes with every handler and logs what they receive.
+    private func log<Element>(_ source: Observable<Element>) -> (Recorder<String>, Disposable) {
+        let log = Recorder<String>()
+        let subscription = source.subscribe(
+            onNext: { log.append("next \($0)") },
+            onError: { log.append("error \($0)") },
+            onCompleted: { log.append("completed") },
+            onDisposed: { log.append("disposed") }
+        )
+        return (log, subscription)
+    }
+
+    func testEveryFusedShapeDeliversToTheHandlers() {
+        let values = Array(0..<20)
+        let shapes: [(String, Observable<Int>, [Int])] = [
+            ("map", Observable.from(values).map { $0 * 3 }, values.map { $0 * 3 }),
+            ("filter", Observable.from(values).filter { $0 % 2 == 0 }, values.filter { $0 % 2 == 0 }),
+            ("map.filter", Observable.from(values).map { $0 * 3 }.filter { $0 % 2 == 0 },
+             values.map { $0 * 3 }.filter { $0 % 2 == 0 }),
+            ("filter.map", Observable.from(values).filter { $0 > 5 }.map { $0 - 5 },
+             values.filter { $0 > 5 }.map { $0 - 5 }),
+            ("filter.map.filter", Observable.from(values).filter { $0 > 5 }.map { $0 * 2 }.filter { $0 < 30 },
+             values.filter { $0 > 5 }.map { $0 * 2 }.filter { $0 < 30 }),
+        ]
+        for (name, chain, expected) in shapes {
+            let (events, subscription) = log(chain)
+            XCTAssertEqual(events.values, expected.map { "next \($0)" } + ["completed", "disposed"], name)
+            subscription.dispose()
+            XCTAssertEqual(events.values.filter { $0 == "disposed" }.count, 1, name)
+        }
+    }
+
+    func testAThrowingStepGoesToOnErrorAndReleasesTheSource() {
+        let subject = PublishSubject<Int>()
+        let transformed = Recorder<Int>()
+        let (events, subscription) = log(subject.map { value -> Int in
+            transformed.append(value)
+            if value == 2 { throw testError }
+            return value
+        }.filter { _ in true })
+        subject.onNext(1)
+        subject.onNext(2)
+        subject.onNext(3)
+        XCTAssertEqual(events.values, ["next 1", "error TestError(1)", "disposed"])
+        XCTAssertEqual(transformed.values, [1, 2])
+        XCTAssertFalse(subject.hasObservers)
+        subscription.dispose()
+
+        let (filterEvents, filterSubscription) = log(subject.filter { _ in throw testError2 })
+        subject.onNext(1)
+        XCTAssertEqual(filterEvents.values, ["error TestError(2)", "disposed"])
+        XCTAssertFalse(subject.hasObservers)
+        filterSubscription.dispose()
+    }
+
+    func testSourceErrorsAndDisposalReachTheHandlers() {
+        let subject = PublishSubject<Int>()
+        let (events, subscription) = log(subject.filter { $0 > 0 }.map { $0 * 2 })
+        subject.onNext(0)
+        subject.onNext(1)
+        subject.onError(testError)
+        subject.onNext(2)
+        XCTAssertEqual(events.values, ["next 2", "error TestError(1)", "disposed"])
+        subscription.dispose()
+
+        let open = PublishSubject<Int>()
+        let (openEvents, openSubscription) = log(open.map { $0 })
+        open.onNext(7)
+        openSubscription.dispose()
+        open.onNext(8)
+        XCTAssertEqual(openEvents.values, ["next 7", "disposed"])
+        XCTAssertFalse(open.hasObservers)
+    }
+
+    func testAThrowingStepWithoutOnErrorGoesToTheDefaultErrorHandler() {
+        let previous = Hooks.defaultErrorHandler
+        defer { Hooks.defaultErrorHandler = previous }
+        let errors = Recorder<String>()
+        Hooks.defaultErrorHandler = { _, error in errors.append("\(error)") }
+        _ = Observable.of(1, 2).map { _ -> Int in throw testError }.subscribe(onNext: { _ in XCTFail("no element") })
+        _ = Observable.of(1, 2).filter { _ in throw testError2 }.subscribe(onNext: { _ in XCTFail("no element") })
+        XCTAssertEqual(errors.values, ["TestError(1)", "TestError(2)"])
+    }
+
+    func testSubscribeWithObjectOnAFusedChain() {
+        final class Owner { var values: [Int] = [] }
+        let owner = Owner()
+        let subscription = Observable.of(1, 2, 3).map { $0 * 10 }.filter { $0 != 20 }
+            .subscribe(with: owner, onNext: { owner, value in owner.values.append(value) })
+        XCTAssertEqual(owner.values, [10, 30])
+        subscription.dispose()
     }
 }

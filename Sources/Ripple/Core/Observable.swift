@@ -9,7 +9,7 @@
 /// `Observable` is `Sendable`: it may be stored in `Sendable` types and handed to
 /// other actors or threads. The elements it carries are not checked: as in RxSwift,
 /// schedulers (`observe(on:)`, `subscribe(on:)`) decide on which thread they are
-/// delivered. See <doc:Concurrency> for the reasoning.
+/// delivered. The README's “Threads, re-entrancy and Swift 6” gives the reasoning.
 public class Observable<Element>: ObservableType, @unchecked Sendable {
     @inlinable
     init() {

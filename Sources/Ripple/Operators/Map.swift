@@ -8,6 +8,10 @@ extension ObservableType {
     /// source:           --1--2--3--|
     /// map { $0 * 10 }:  --10-20-30-|
     /// ```
+    ///
+    /// Next to a `filter` it runs as one operator with it (see ``filter(_:)``), and
+    /// `subscribe(onNext:onError:onCompleted:onDisposed:)` right after it runs the
+    /// transform in its own closure: no operator object per subscription.
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()

@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import Ripple
+import RippleTest
+import Synchronization
+import XCTest
+
+/// Fused `map`/`filter` steps (in a sink, or inside the closure of
+/// `subscribe(onNext:...)`) fed from several threads and disposed from another.
+/// Runs under ThreadSanitizer (see `scripts/test-all.sh`): the handlers keep plain
+/// state, which is race-free only if the step delivers one event at a time and
+/// nothing after `dispose()` has returned on the thread that receives.
+final class FusionConcurrencyTests: RippleTestCase {
+    /// Plain state touched only by deliveries, plus an overlap detector.
+    final class Receiver: @unchecked Sendable {
+        private let inside = Atomic<Int>(0)
+        private let overlapCount = Atomic<Int>(0)
+        var sum = 0
+        var count = 0
+        var terminals = 0
+
+        var overlaps: Int { overlapCount.load(ordering: .acquiring) }
+
+        func enter() {
+            if inside.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+                overlapCount.add(1, ordering: .relaxed)
+            }
+        }
+
+        func leave() {
+            inside.subtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    func testFusedSubscribeFromFourThreadsDeliversEverythingOneAtATime() {
+        let subject = PublishSubject<Int>()
+        let receiver = Receiver()
+        let subscription = subject
+            .map { $0 * 2 }
+            .filter { $0 % 4 == 0 }
+            .subscribe(
+                onNext: { value in
+                    receiver.enter()
+                    receiver.sum += value
+                    receiver.count += 1
+                    receiver.leave()
+                },
+                onCompleted: {
+                    receiver.enter()
+                    receiver.terminals += 1
+                    receiver.leave()
+                }
+            )
+        let perThread = 5_000
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for value in 0..<perThread {
+                subject.onNext(thread * perThread + value)
+            }
+        }
+        subject.onCompleted()
+        let all = (0..<(4 * perThread)).map { $0 * 2 }.filter { $0 % 4 == 0 }
+        XCTAssertEqual(receiver.overlaps, 0)
+        XCTAssertEqual(receiver.count, all.count)
+        XCTAssertEqual(receiver.sum, all.reduce(0, +))
+        XCTAssertEqual(receiver.terminals, 1)
+        subscription.dispose()
+    }
+
+    func testDisposingWhileOtherThreadsEmitStopsTheFusedStep() {
+        for _ in 0..<20 {
+            let subject = PublishSubject<Int>()
+            let receiver = Receiver()
+            let transforms = Atomic<Int>(0)
+            let subscription = subject
+                .filter { $0 >= 0 }
+                .map { value -> Int in
+                    transforms.add(1, ordering: .relaxed)
+                    return value
+                }
+                .subscribe(onNext: { _ in
+                    receiver.enter()
+                    receiver.count += 1
+                    receiver.leave()
+                })
+            let started = DispatchSemaphore(value: 0)
+            let stop = Atomic<Bool>(false)
+            let group = DispatchGroup()
+            for _ in 0..<2 {
+                DispatchQueue.global().async(group: group) {
+                    started.signal()
+                    var value = 0
+                    while !stop.load(ordering: .acquiring) {
+                        subject.onNext(value)
+                        value += 1
+                    }
+                }
+            }
+            started.wait()
+            started.wait()
+            subscription.dispose()
+            // Every event the subject delivered after dispose() returned skipped the
+            // step: the count of transforms stops growing.
+            let afterDispose = transforms.load(ordering: .acquiring)
+            Thread.sleep(forTimeInterval: 0.002)
+            // An event already past the disposed check when dispose() ran may finish.
+            XCTAssertLessThanOrEqual(transforms.load(ordering: .acquiring) - afterDispose, 2)
+            stop.store(true, ordering: .releasing)
+            group.wait()
+            XCTAssertEqual(receiver.overlaps, 0)
+            XCTAssertFalse(subject.hasObservers)
+        }
+    }
+}

@@ -75,6 +75,7 @@ extension Observable {
     /// The `filter` operator itself. A `filter` applied next joins its predicate;
     /// a `map` applied next runs it in its own sink (see ``OperatorFusion``).
     @inlinable
+    @inline(never)
     final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let fusion = OperatorFusion<Element>(
             appendingFilter: { next in self.filtered { try predicate($0) && next($0) } },

@@ -47,6 +47,7 @@ extension Observable {
     /// ``OperatorFusion``). Behaves exactly like the separate operators: an element
     /// whose predicate or transform throws ends the stream with that error.
     @inlinable
+    @inline(never)
     final func fusedMap<Result>(
         filter before: ((Element) throws -> Bool)?,
         _ transform: @escaping (Element) throws -> Result,

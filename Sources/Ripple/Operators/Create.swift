@@ -17,6 +17,7 @@ extension ObservableType {
     /// // --1--2--|
     /// ```
     @inlinable
+    @inline(never)
     public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
         Producer { observer in
             let sink = AnonymousSink(observer: observer)
@@ -32,6 +33,7 @@ extension ObservableType {
     /// deferred { just(now()) }   each subscriber sees its own subscription time
     /// ```
     @inlinable
+    @inline(never)
     public static func deferred(_ observableFactory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
         Producer { observer in
             let source: Observable<Element>

@@ -9,6 +9,7 @@ extension ObservableType where Element: Equatable {
     /// distinctUntilChanged():  --1-----2-----1--|
     /// ```
     @inlinable
+    @inline(never)
     public func distinctUntilChanged() -> Observable<Element> {
         distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
     }
@@ -57,6 +58,7 @@ extension ObservableType {
     /// distinctUntilChanged({ $0.lowercased() }, ==):   --"a"--"B"-------|
     /// ```
     @inlinable
+    @inline(never)
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
     ) -> Observable<Element> {

@@ -11,6 +11,7 @@ extension ObservableType {
     /// do(onNext: log):     --1--2--|      (log sees 1, 2)
     /// ```
     @inlinable
+    @inline(never)
     public func `do`(
         onNext: ((Element) throws -> Void)? = nil,
         afterNext: ((Element) throws -> Void)? = nil,

@@ -9,6 +9,7 @@ extension ObservableType {
     /// enumerated():  --(0,a)--(1,b)--(2,c)--|
     /// ```
     @inlinable
+    @inline(never)
     public func enumerated() -> Observable<(index: Int, element: Element)> {
         let source = asObservable()
         return Producer { observer in

@@ -14,6 +14,7 @@ extension ObservableType {
     /// flatMap:  ----a---b----c---d-|
     /// ```
     @inlinable
+    @inline(never)
     public func flatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
@@ -40,6 +41,7 @@ extension ObservableType {
     /// flatMapFirst:  ----a---b-----c--|   (2 arrived while inner 1 was active)
     /// ```
     @inlinable
+    @inline(never)
     public func flatMapFirst<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
@@ -67,6 +69,7 @@ extension ObservableType {
     /// flatMapLatest:  ----a----d---e-----|   (inner 1 is disposed when 2 arrives)
     /// ```
     @inlinable
+    @inline(never)
     public func flatMapLatest<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
@@ -93,6 +96,7 @@ extension ObservableType {
     /// concatMap:  ----a---b--c---d|
     /// ```
     @inlinable
+    @inline(never)
     public func concatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {

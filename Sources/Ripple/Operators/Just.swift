@@ -5,6 +5,7 @@ extension ObservableType {
     /// just(1):  (1|)
     /// ```
     @inlinable
+    @inline(never)
     public static func just(_ element: Element) -> Observable<Element> {
         // The closure captures nothing: `just` costs one allocation, not two.
         ValueProducer(element) { element, observer in
@@ -26,6 +27,7 @@ extension ObservableType {
     /// empty():  |
     /// ```
     @inlinable
+    @inline(never)
     public static func empty() -> Observable<Element> {
         Producer { observer in
             observer.on(.completed)
@@ -39,6 +41,7 @@ extension ObservableType {
     /// never():  ----------
     /// ```
     @inlinable
+    @inline(never)
     public static func never() -> Observable<Element> {
         Producer { _ in
             nil
@@ -51,6 +54,7 @@ extension ObservableType {
     /// error(e):  #
     /// ```
     @inlinable
+    @inline(never)
     public static func error(_ error: Swift.Error) -> Observable<Element> {
         ValueProducer(error) { error, observer in
             observer.on(.error(error))
@@ -61,6 +65,7 @@ extension ObservableType {
     /// One element if `optional` is not `nil`, then completion; just completion
     /// otherwise.
     @inlinable
+    @inline(never)
     public static func from(optional: Element?) -> Observable<Element> {
         Producer { observer in
             if let optional {

@@ -31,6 +31,7 @@ extension ObservableType {
     /// compactMap { Int($0) }:--1---------3----|
     /// ```
     @inlinable
+    @inline(never)
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
         let source = asObservable()
         return Producer { observer in

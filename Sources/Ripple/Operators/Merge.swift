@@ -13,6 +13,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// merge():  ----1-----23----4---|
     /// ```
     @inlinable
+    @inline(never)
     public func merge() -> Observable<Element.Element> {
         let source = asObservable()
         return Producer { observer in
@@ -39,6 +40,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// merge(maxConcurrent: 1):  ----1---2--3--4-----|
     /// ```
     @inlinable
+    @inline(never)
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         guard maxConcurrent > 0 else {
             return .error(RxError.argumentOutOfRange)

@@ -13,6 +13,7 @@ extension ObservableType {
     /// observe(on: main) (main): --1--2--|
     /// ```
     @inlinable
+    @inline(never)
     public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
         let source = asObservable()
         return Producer { observer in

@@ -11,6 +11,7 @@ extension ObservableType where Element: RxAbstractInteger {
     /// range(start: 1, count: 3):  (123|)
     /// ```
     @inlinable
+    @inline(never)
     public static func range(
         start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> {

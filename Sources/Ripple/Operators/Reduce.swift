@@ -18,6 +18,7 @@ extension ObservableType {
     /// Like ``reduce(_:accumulator:)``, then transforms the final value with
     /// `mapResult`.
     @inlinable
+    @inline(never)
     public func reduce<Accumulate, Result>(
         _ seed: Accumulate,
         accumulator: @escaping (Accumulate, Element) throws -> Accumulate,

@@ -10,6 +10,7 @@ extension ObservableType {
     /// scan(0) { $0 + $1 }:  --1--3--6--|
     /// ```
     @inlinable
+    @inline(never)
     public func scan<Accumulate>(
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
@@ -21,6 +22,7 @@ extension ObservableType {
     /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the
     /// accumulated value in place.
     @inlinable
+    @inline(never)
     public func scan<Accumulate>(
         into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void
     ) -> Observable<Accumulate> {

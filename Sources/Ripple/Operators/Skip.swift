@@ -9,6 +9,7 @@ extension ObservableType {
     /// skip(2):  --------3--4--|
     /// ```
     @inlinable
+    @inline(never)
     public func skip(_ count: Int) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange) }
         let source = asObservable()

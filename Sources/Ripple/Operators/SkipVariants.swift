@@ -35,6 +35,7 @@ extension ObservableType {
     /// skip(while: { $0 < 3 }):   --------5--1--|
     /// ```
     @inlinable
+    @inline(never)
     public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
         return Producer { observer in

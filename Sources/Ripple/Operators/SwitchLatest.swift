@@ -13,6 +13,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// switchLatest():  ----1----4---5-----|   (a is disposed when b arrives)
     /// ```
     @inlinable
+    @inline(never)
     public func switchLatest() -> Observable<Element.Element> {
         let source = asObservable()
         return Producer { observer in

@@ -9,6 +9,7 @@ extension ObservableType {
     /// take(2):  --1--(2|)
     /// ```
     @inlinable
+    @inline(never)
     public func take(_ count: Int) -> Observable<Element> {
         guard count > 0 else {
             return count == 0 ? .empty() : .error(RxError.argumentOutOfRange)

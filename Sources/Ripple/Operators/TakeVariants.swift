@@ -67,6 +67,7 @@ extension ObservableType {
     /// take(until: { $0 > 3 }, behavior: .inclusive):   --1--2--(5|)
     /// ```
     @inlinable
+    @inline(never)
     public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
         let source = asObservable()
         return Producer { observer in

@@ -14,6 +14,7 @@ extension ObservableType {
     /// withLatestFrom:  --------2a-3a----|
     /// ```
     @inlinable
+    @inline(never)
     public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
         _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType
     ) -> Observable<ResultType> {

@@ -22,6 +22,7 @@ extension ObservableType {
     /// named("search"):  --a--b--|     (span "search", instants next(a), next(b), completed)
     /// ```
     @inlinable
+    @inline(never)
     public func named(_ name: String) -> Observable<Element> {
         let source = asObservable()
         // Built here, like every `Producer`, so that the event path is compiled for

@@ -51,6 +51,7 @@ extension ObservableType {
     ///   - replay: How many of the latest elements a new subscriber receives first.
     ///   - scope: How long the replay buffer (and a terminal event) is kept.
     @inlinable
+    @inline(never)
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         guard replay >= 0 else {
             return .error(RxError.argumentOutOfRange)

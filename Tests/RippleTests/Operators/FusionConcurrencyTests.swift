@@ -11,25 +11,14 @@ import XCTest
 /// state, which is race-free only if the step delivers one event at a time and
 /// nothing after `dispose()` has returned on the thread that receives.
 final class FusionConcurrencyTests: RippleTestCase {
-    /// Plain state touched only by deliveries, plus an overlap detector.
+    /// Plain state touched only by deliveries; `detector` counts overlapping ones.
     final class Receiver: @unchecked Sendable {
-        private let inside = Atomic<Int>(0)
-        private let overlapCount = Atomic<Int>(0)
+        let detector = CombiningConcurrencyTests.ReentryDetector()
         var sum = 0
         var count = 0
         var terminals = 0
 
-        var overlaps: Int { overlapCount.load(ordering: .acquiring) }
-
-        func enter() {
-            if inside.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
-                overlapCount.add(1, ordering: .relaxed)
-            }
-        }
-
-        func leave() {
-            inside.subtract(1, ordering: .acquiringAndReleasing)
-        }
+        var overlaps: Int { detector.overlaps }
     }
 
     func testFusedSubscribeFromFourThreadsDeliversEverythingOneAtATime() {
@@ -40,15 +29,13 @@ final class FusionConcurrencyTests: RippleTestCase {
             .filter { $0 % 4 == 0 }
             .subscribe(
                 onNext: { value in
-                    receiver.enter()
-                    receiver.sum += value
-                    receiver.count += 1
-                    receiver.leave()
+                    receiver.detector.run {
+                        receiver.sum += value
+                        receiver.count += 1
+                    }
                 },
                 onCompleted: {
-                    receiver.enter()
-                    receiver.terminals += 1
-                    receiver.leave()
+                    receiver.detector.run { receiver.terminals += 1 }
                 }
             )
         let perThread = 5_000
@@ -78,9 +65,7 @@ final class FusionConcurrencyTests: RippleTestCase {
                     return value
                 }
                 .subscribe(onNext: { _ in
-                    receiver.enter()
-                    receiver.count += 1
-                    receiver.leave()
+                    receiver.detector.run { receiver.count += 1 }
                 })
             let started = DispatchSemaphore(value: 0)
             let stop = Atomic<Bool>(false)

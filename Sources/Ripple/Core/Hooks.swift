@@ -59,9 +59,15 @@ public enum Hooks {
         return customCaptureSubscriptionCallstack()
     }
 
+    /// Hands `error` to `handler`, or to ``defaultErrorHandler`` (with the
+    /// subscription's `callStack`) when the subscriber gave none.
     @usableFromInline
-    static func reportUnhandledError(_ error: Error, callStack: [String]) {
-        defaultErrorHandler(callStack, error)
+    static func report(_ error: Error, to handler: ((Error) -> Void)?, callStack: [String]) {
+        if let handler {
+            handler(error)
+        } else {
+            defaultErrorHandler(callStack, error)
+        }
     }
 
     @usableFromInline

@@ -151,11 +151,7 @@ struct SubscribeHandlers<Element> {
         case .next:
             return
         case .error(let error):
-            if let onError {
-                onError(error)
-            } else {
-                Hooks.reportUnhandledError(error, callStack: callStack)
-            }
+            Hooks.report(error, to: onError, callStack: callStack)
         case .completed:
             onCompleted?()
         }

@@ -51,11 +51,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
             defer { disposed.dispose() }
             switch event {
             case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.reportUnhandledError(error, callStack: callStack)
-                }
+                Hooks.report(error, to: onError, callStack: callStack)
             case .completed:
                 onCompleted?()
             }

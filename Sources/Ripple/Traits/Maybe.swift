@@ -64,11 +64,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
             case .success(let element):
                 onSuccess?(element)
             case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.reportUnhandledError(error, callStack: callStack)
-                }
+                Hooks.report(error, to: onError, callStack: callStack)
             case .completed:
                 onCompleted?()
             }

@@ -70,11 +70,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
             case .success(let element):
                 onSuccess?(element)
             case .failure(let error):
-                if let onFailure {
-                    onFailure(error)
-                } else {
-                    Hooks.reportUnhandledError(error, callStack: callStack)
-                }
+                Hooks.report(error, to: onFailure, callStack: callStack)
             }
         }
         return Disposables.create(disposable, disposed)

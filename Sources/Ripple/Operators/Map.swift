@@ -85,7 +85,9 @@ extension Observable {
 }
 
 /// One element through `filter(before).map(transform).filter(after)`: the result,
-/// or `nil` if a predicate rejected it.
+/// or `nil` if a predicate rejected it. `MapSink` and `MapFilterSink` spell their
+/// step out instead: through this function, even with a literal `nil`, the cold
+/// range chain measured about 1.3 ns slower per element.
 @inlinable
 @inline(__always)
 func mapStep<Source, Result>(

@@ -8,7 +8,7 @@ extension ObservableType {
     @inline(never)
     public static func just(_ element: Element) -> Observable<Element> {
         // The closure captures nothing: `just` costs one allocation, not two.
-        ValueProducer(element) { element, observer in
+        JustProducer(element) { element, observer in
             observer.on(.next(element))
             observer.on(.completed)
             return nil
@@ -100,7 +100,8 @@ extension ObservableType {
 /// A ``Producer`` whose subscription function receives a stored value instead of
 /// capturing it: with a closure that captures nothing, the observable is a single
 /// allocation (a capturing closure needs a context object of its own). Used by
-/// `just` and `error`, which inner sequences of `flatMap` often are.
+/// `error` and by `of`/`from` on the current-thread scheduler, which inner
+/// sequences of `flatMap` often are (`just` has ``JustProducer``).
 @usableFromInline
 final class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
@@ -118,5 +119,35 @@ final class ValueProducer<Element, Value>: Observable<Element>, @unchecked Senda
     @inlinable
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
         subscribeHandler(value, observer)
+    }
+}
+
+/// What `just` returns: one object holding the element.
+///
+/// A class of its own so that `flatMap`, `flatMapLatest`, `concatMap` and the
+/// other flattening operators recognise an inner `just` and forward its element
+/// directly, without subscribing to it (no inner subscription object, no
+/// completion to process). The result is the same as subscribing: the element,
+/// then an inner sequence that has completed.
+///
+/// Subscribing runs a closure made by `just`, like ``ValueProducer``: an
+/// overridden `run` of a generic class would run unspecialised code.
+@usableFromInline
+final class JustProducer<Element>: Observable<Element>, @unchecked Sendable {
+    @usableFromInline
+    let element: Element
+    @usableFromInline
+    let subscribeHandler: (Element, AnyObserver<Element>) -> SubscriptionBase?
+
+    @inlinable
+    init(_ element: Element, _ subscribeHandler: @escaping (Element, AnyObserver<Element>) -> SubscriptionBase?) {
+        self.element = element
+        self.subscribeHandler = subscribeHandler
+        super.init()
+    }
+
+    @inlinable
+    override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        subscribeHandler(element, observer)
     }
 }

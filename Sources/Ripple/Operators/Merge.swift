@@ -388,13 +388,33 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             fail(error)
             return
         }
+        // An inner `just` is not subscribed to: its element is forwarded in one
+        // update (see ``JustProducer``).
+        let just = source as? JustProducer<Element>
         switch mode {
         case .first:
+            if let just {
+                update { state, outbox in
+                    state.active -= 1
+                    if !state.terminated {
+                        outbox.next(just.element)
+                    }
+                }
+                return
+            }
             let inner = makeInner()
             if update({ state, _ in state.register(inner) }) {
                 inner.subscribe(to: source)
             }
         case .all:
+            if let just {
+                update { state, outbox in
+                    if !state.terminated {
+                        outbox.next(just.element)
+                    }
+                }
+                return
+            }
             // Reserving the slot and registering the subscription: one lock.
             let inner = makeInner()
             let accepted = update { state, _ -> Bool in
@@ -407,11 +427,15 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             }
         case .limited:
             let maxConcurrent = maxConcurrent
-            let inner = makeInner()
-            let action = update { state, _ -> LimitedAction in
+            let inner = just == nil ? makeInner() : nil
+            let action = update { state, outbox -> LimitedAction in
                 if state.terminated { return .none }
                 if !state.isSubscribing && state.queue.isEmpty && state.active < maxConcurrent {
-                    if !state.register(inner) { return .none }
+                    if let just {
+                        outbox.next(just.element)
+                        return .none
+                    }
+                    guard let inner, state.register(inner) else { return .none }
                     state.active += 1
                     return .subscribe
                 }
@@ -422,7 +446,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             }
             switch action {
             case .none: break
-            case .subscribe: inner.subscribe(to: source)
+            case .subscribe: inner?.subscribe(to: source)
             case .startLoop: subscribeQueued()
             }
         }

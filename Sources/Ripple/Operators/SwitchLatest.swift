@@ -75,6 +75,10 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
                 fail(error)
                 return
             }
+            if let just = source as? JustProducer<Element> {
+                switchToJust(just.element)
+                return
+            }
             // The handler captures only the sink (no allocation); the inner
             // subscription carries its own identifier.
             let inner = CombiningSubscription<Element> { [self] event, inner in
@@ -104,6 +108,39 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
                     outbox.terminate(.completed)
                 }
             }
+        }
+    }
+
+    /// Switches to an inner `just(element)` without subscribing to it (see
+    /// ``JustProducer``): the previous inner subscription is disposed first, as on
+    /// the general path, then `element` is forwarded and the new inner sequence
+    /// counts as completed. One update when there is no previous subscription left
+    /// to dispose (the common case: the previous inner sequence completed, or was a
+    /// `just` too), two otherwise.
+    @inlinable
+    func switchToJust(_ element: Element) {
+        typealias Switch = (id: UInt64, previous: CombiningSubscription<Element>?, forwarded: Bool)
+        let switched = update { state, outbox -> Switch? in
+            if state.terminated || state.isReleased { return nil }
+            state.latest &+= 1
+            let previous = state.current
+            state.current = nil
+            if let previous, !previous.isDisposed {
+                state.hasLatest = true
+                return (state.latest, previous, false)
+            }
+            state.hasLatest = false
+            outbox.next(element)
+            // A disposed previous subscription is released after the lock, like
+            // every inner subscription.
+            return (state.latest, previous, true)
+        }
+        guard let switched, !switched.forwarded else { return }
+        switched.previous?.dispose()
+        update { state, outbox in
+            guard !state.terminated && state.latest == switched.id else { return }
+            state.hasLatest = false
+            outbox.next(element)
         }
     }
 

@@ -255,6 +255,69 @@ final class CombiningConcurrencyTests: RippleTestCase {
         subscription.dispose()
     }
 
+    /// Inner `just`s are forwarded without a subscription; switching between them
+    /// and live inners that emit on other threads still delivers one event at a
+    /// time, drops the superseded inners' events and forwards every `just`.
+    func testFlatMapLatestAlternatingJustsAndLiveInners() {
+        let outer = PublishSubject<Int>()
+        let inners = (0..<2).map { _ in PublishSubject<Int>() }
+        let probe = Probe<Int>()
+        let subscription = outer
+            .flatMapLatest { $0 % 3 == 2 ? Observable.just(-$0) : inners[$0 % 3].asObservable() }
+            .subscribe(probe.on)
+        let stop = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        for inner in inners {
+            group.enter()
+            DispatchQueue.global().async {
+                var value = 0
+                while !stop.load(ordering: .acquiring) && value < 1_000_000 {
+                    inner.onNext(value)
+                    value += 1
+                }
+                group.leave()
+            }
+        }
+        for value in 0..<3_000 {
+            outer.onNext(value)
+        }
+        stop.store(true, ordering: .releasing)
+        group.wait()
+        XCTAssertEqual(probe.overlaps, 0)
+        let justs = probe.elements.filter { $0 < 0 }
+        XCTAssertEqual(justs, stride(from: 2, to: 3_000, by: 3).map { -$0 })
+        // 2_999 % 3 == 2: the latest inner is a `just`, which has completed.
+        outer.onCompleted()
+        XCTAssertEqual(probe.completions, 1)
+        XCTAssertEqual(probe.eventsAfterTerminal, 0)
+        subscription.dispose()
+    }
+
+    /// `flatMap` of `just`s from several threads at once, interleaved with a live
+    /// inner: every element arrives, one at a time.
+    func testFlatMapOfJustsFromManyThreads() {
+        let outer = PublishSubject<Int>()
+        let live = PublishSubject<Int>()
+        let probe = Probe<Int>()
+        let subscription = outer
+            .flatMap { $0 == 0 ? live.asObservable() : Observable.just($0) }
+            .subscribe(probe.on)
+        outer.onNext(0)
+        let threads = 4
+        let perThread = 5_000
+        DispatchQueue.concurrentPerform(iterations: threads + 1) { thread in
+            if thread == threads {
+                for value in 0..<perThread { live.onNext(-value - 1) }
+            } else {
+                for value in 0..<perThread { outer.onNext(1 + thread * perThread + value) }
+            }
+        }
+        XCTAssertEqual(probe.overlaps, 0)
+        XCTAssertEqual(probe.elements.filter { $0 > 0 }.sorted(), Array(1...(threads * perThread)))
+        XCTAssertEqual(probe.elements.filter { $0 < 0 }, (0..<perThread).map { -$0 - 1 })
+        subscription.dispose()
+    }
+
     // MARK: combineLatest / zip
 
     func testCombineLatestFromManyThreads() {

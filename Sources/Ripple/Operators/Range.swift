@@ -19,7 +19,7 @@ extension ObservableType where Element: RxAbstractInteger {
         if count > 0 && start.addingReportingOverflow(count - 1).overflow {
             return .error(RxError.overflow)
         }
-        if scheduler is CurrentThreadScheduler {
+        if CurrentThreadScheduler.isInstance(scheduler) {
             return Producer { observer in
                 let sink = RangeSink(observer: observer, start: start, count: count)
                 Trampoline.current.pointee.queue.append { sink.run() }

@@ -29,8 +29,20 @@ extension ObservableType {
     static func from<Source: Swift.Sequence>(
         sequence: Source, scheduler: ImmediateSchedulerType
     ) -> Observable<Element> where Source.Element == Element {
-        emitting(scheduler: scheduler, initial: { sequence.makeIterator() }) { iterator in
-            iterator.next().map { .next($0) } ?? .completed
+        guard CurrentThreadScheduler.isInstance(scheduler) else {
+            return emitting(scheduler: scheduler, initial: { sequence.makeIterator() }) { iterator in
+                iterator.next().map { .next($0) } ?? .completed
+            }
+        }
+        // The common case, as `emitting` builds it but with closures that capture
+        // nothing: one object for the observable (`of(x)` inside a `flatMap` is
+        // built once per element) instead of a producer and two closure contexts.
+        return ValueProducer(sequence) { sequence, observer in
+            let sink = TrampolineEmitterSink(observer: observer, state: sequence.makeIterator()) { iterator in
+                iterator.next().map { .next($0) } ?? .completed
+            }
+            Trampoline.current.pointee.queue.append { sink.run() }
+            return sink
         }
     }
 }
@@ -48,7 +60,7 @@ extension ObservableType {
         initial: @escaping () -> State,
         step: @escaping (inout State) -> Event<Element>
     ) -> Observable<Element> {
-        if scheduler is CurrentThreadScheduler {
+        if CurrentThreadScheduler.isInstance(scheduler) {
             return Producer { observer in
                 let sink = TrampolineEmitterSink(observer: observer, state: initial(), step: step)
                 Trampoline.current.pointee.queue.append { sink.run() }

@@ -16,6 +16,15 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
 
     private init() {}
 
+    /// `true` if `scheduler` is the current-thread scheduler. A metatype
+    /// comparison (the class is final and has one instance), where `is` would be a
+    /// dynamic cast through the runtime: sources built in hot code (`of(x)` inside a
+    /// `flatMap`) ask this every time.
+    @inlinable
+    static func isInstance(_ scheduler: ImmediateSchedulerType) -> Bool {
+        ObjectIdentifier(type(of: scheduler)) == ObjectIdentifier(CurrentThreadScheduler.self)
+    }
+
     /// `true` when no trampoline is running on the current thread, that is, when
     /// work scheduled now would run immediately.
     public static var isScheduleRequired: Bool {

@@ -1,6 +1,11 @@
 extension ObservableType {
     /// A sequence of one element.
     ///
+    /// Emits `element` and completes during `subscribe`. As the inner sequence of
+    /// `flatMap`, `flatMapLatest`, `flatMapFirst` or `concatMap` it is not even
+    /// subscribed to: the operator forwards `element` directly, with the same
+    /// events as a subscription would give.
+    ///
     /// ```
     /// just(1):  (1|)
     /// ```

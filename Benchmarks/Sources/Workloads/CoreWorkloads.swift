@@ -7,26 +7,8 @@ import Ripple
 let hotChain = Workload(
     id: "hot-chain", title: "subject → map → filter → subscribe", unit: "event", operations: 1_000_000,
     implementations: [
-        .ripple: { n in
-            let subject = PublishSubject<Int>()
-            let counter = Counter()
-            let subscription = subject.map { $0 &* 2 }.filter { $0 % 3 != 0 }.subscribe(onNext: { counter.value &+= $0 })
-            return {
-                for i in 0..<n { subject.onNext(i) }
-                subscription.dispose()
-                return counter.value
-            }
-        },
-        .openCombine: { n in
-            let subject = OpenCombine.PassthroughSubject<Int, Never>()
-            let counter = Counter()
-            let cancellable = subject.map { $0 &* 2 }.filter { $0 % 3 != 0 }.sink { counter.value &+= $0 }
-            return {
-                for i in 0..<n { subject.send(i) }
-                cancellable.cancel()
-                return counter.value
-            }
-        },
+        .ripple: rippleSubjectEvents { $0.map { $0 &* 2 }.filter { $0 % 3 != 0 } },
+        .openCombine: openCombineSubjectEvents { $0.map { $0 &* 2 }.filter { $0 % 3 != 0 } },
         .asyncStream: { n in
             {
                 runBlocking {
@@ -58,30 +40,44 @@ let hotChain = Workload(
     ]
 )
 
+/// Ripple's side of a subject workload: `n` events sent to a `PublishSubject`
+/// through `chain` (built and subscribed during setup), summed by
+/// `subscribe(onNext:)`.
+func rippleSubjectEvents(through chain: @escaping @Sendable (Observable<Int>) -> Observable<Int>) -> Setup {
+    { n in
+        let subject = PublishSubject<Int>()
+        let counter = Counter()
+        let subscription = chain(subject.asObservable()).subscribe(onNext: { counter.value &+= $0 })
+        return {
+            for i in 0..<n { subject.onNext(i) }
+            subscription.dispose()
+            return counter.value
+        }
+    }
+}
+
+/// OpenCombine's side: the same through a `PassthroughSubject` and `sink`.
+func openCombineSubjectEvents<Chain: OpenCombine.Publisher & SendableMetatype>(
+    through chain: @escaping @Sendable (OpenCombine.PassthroughSubject<Int, Never>) -> Chain
+) -> Setup where Chain.Output == Int, Chain.Failure == Never {
+    { n in
+        let subject = OpenCombine.PassthroughSubject<Int, Never>()
+        let counter = Counter()
+        let cancellable = chain(subject).sink { counter.value &+= $0 }
+        return {
+            for i in 0..<n { subject.send(i) }
+            cancellable.cancel()
+            return counter.value
+        }
+    }
+}
+
 // 2. subject -> subscribe, no operators, per event.
 let subjectSubscribe = Workload(
     id: "subject-subscribe", title: "subject → subscribe", unit: "event", operations: 1_000_000,
     implementations: [
-        .ripple: { n in
-            let subject = PublishSubject<Int>()
-            let counter = Counter()
-            let subscription = subject.subscribe(onNext: { counter.value &+= $0 })
-            return {
-                for i in 0..<n { subject.onNext(i) }
-                subscription.dispose()
-                return counter.value
-            }
-        },
-        .openCombine: { n in
-            let subject = OpenCombine.PassthroughSubject<Int, Never>()
-            let counter = Counter()
-            let cancellable = subject.sink { counter.value &+= $0 }
-            return {
-                for i in 0..<n { subject.send(i) }
-                cancellable.cancel()
-                return counter.value
-            }
-        },
+        .ripple: rippleSubjectEvents { $0 },
+        .openCombine: openCombineSubjectEvents { $0 },
         .asyncStream: { n in
             {
                 runBlocking {

@@ -49,7 +49,6 @@ let shareReplay = Workload(
     ]
 )
 
-// 5a. flatMap of 1 000 inner `just`s, per inner sequence.
 /// Ten closures called in turn, for the share-replay floor, as a hand-written
 /// multicast would keep them: in a linked list of final classes, so that each call
 /// costs a load and an indirect call. An `Array` of closures measured ~130 ns per
@@ -73,107 +72,67 @@ final class SinkList {
     }
 }
 
-let flatMapJust = Workload(
-    id: "flatmap-just", title: "flatMap of 1 000 inner just", unit: "inner", operations: 1_000,
-    implementations: [
-        .ripple: { n in
-            let source = Observable.range(start: 0, count: n).flatMap { Observable.just($0) }
-            return {
-                let counter = Counter()
-                _ = source.subscribe(onNext: { counter.value &+= $0 })
-                return counter.value
-            }
-        },
-        .openCombine: { n in
-            let source = (0..<n).publisher.flatMap { OpenCombine.Just($0) }
-            return {
-                let counter = Counter()
-                _ = source.sink { counter.value &+= $0 }
-                return counter.value
-            }
-        },
-    ]
-)
+// 5a. flatMap of 1 000 inner `just`s, per inner sequence; and the same with inner
+// sequences that are not `just` (which the flattening operators forward without
+// subscribing): the general path, an inner subscription per element.
+// `[x].publisher` is OpenCombine's equivalent of `of(x)`.
+let flatMapJust = flatMapWorkload(
+    id: "flatmap-just", title: "flatMap of 1 000 inner just",
+    ripple: { Observable.just($0) }, openCombine: { OpenCombine.Just($0) })
+let flatMapFrom = flatMapWorkload(
+    id: "flatmap-of", title: "flatMap of 1 000 inner of(x)",
+    ripple: { Observable.of($0) }, openCombine: { [$0].publisher })
 
-// 5a'. The same with inner sequences that are not `just` (which the flattening
-// operators forward without subscribing): the general path, an inner subscription
-// per element. `[x].publisher` is OpenCombine's equivalent of `of(x)`.
-let flatMapFrom = Workload(
-    id: "flatmap-of", title: "flatMap of 1 000 inner of(x)", unit: "inner", operations: 1_000,
-    implementations: [
-        .ripple: { n in
-            let source = Observable.range(start: 0, count: n).flatMap { Observable.of($0) }
-            return {
-                let counter = Counter()
-                _ = source.subscribe(onNext: { counter.value &+= $0 })
-                return counter.value
-            }
-        },
-        .openCombine: { n in
-            let source = (0..<n).publisher.flatMap { [$0].publisher }
-            return {
-                let counter = Counter()
-                _ = source.sink { counter.value &+= $0 }
-                return counter.value
-            }
-        },
-    ]
-)
+func flatMapWorkload<Inner: OpenCombine.Publisher & SendableMetatype>(
+    id: String, title: String,
+    ripple: @escaping @Sendable (Int) -> Observable<Int>,
+    openCombine: @escaping @Sendable (Int) -> Inner
+) -> Workload where Inner.Output == Int, Inner.Failure == Never {
+    Workload(
+        id: id, title: title, unit: "inner", operations: 1_000,
+        implementations: [
+            .ripple: { n in
+                let source = Observable.range(start: 0, count: n).flatMap(ripple)
+                return {
+                    let counter = Counter()
+                    _ = source.subscribe(onNext: { counter.value &+= $0 })
+                    return counter.value
+                }
+            },
+            .openCombine: { n in
+                let source = (0..<n).publisher.flatMap(openCombine)
+                return {
+                    let counter = Counter()
+                    _ = source.sink { counter.value &+= $0 }
+                    return counter.value
+                }
+            },
+        ]
+    )
+}
 
-// 5b. flatMapLatest switching to a new inner on every event, per event.
-let flatMapLatestSwitch = Workload(
-    id: "flatmaplatest", title: "flatMapLatest, switching on every event", unit: "event", operations: 100_000,
-    implementations: [
-        .ripple: { n in
-            let subject = PublishSubject<Int>()
-            let counter = Counter()
-            let subscription = subject.flatMapLatest { Observable.just($0) }.subscribe(onNext: { counter.value &+= $0 })
-            return {
-                for i in 0..<n { subject.onNext(i) }
-                subscription.dispose()
-                return counter.value
-            }
-        },
-        .openCombine: { n in
-            let subject = OpenCombine.PassthroughSubject<Int, Never>()
-            let counter = Counter()
-            let cancellable = subject.map { OpenCombine.Just($0) }.switchToLatest().sink { counter.value &+= $0 }
-            return {
-                for i in 0..<n { subject.send(i) }
-                cancellable.cancel()
-                return counter.value
-            }
-        },
-    ]
-)
+// 5b. flatMapLatest switching to a new inner on every event, per event: to a
+// `just`, and to an `of(x)` (the general path).
+let flatMapLatestSwitch = flatMapLatestWorkload(
+    id: "flatmaplatest", title: "flatMapLatest, switching on every event",
+    ripple: { Observable.just($0) }, openCombine: { OpenCombine.Just($0) })
+let flatMapLatestFrom = flatMapLatestWorkload(
+    id: "flatmaplatest-of", title: "flatMapLatest to of(x), switching on every event",
+    ripple: { Observable.of($0) }, openCombine: { [$0].publisher })
 
-// 5b'. flatMapLatest switching to an inner `of(x)` on every event: the general path.
-let flatMapLatestFrom = Workload(
-    id: "flatmaplatest-of", title: "flatMapLatest to of(x), switching on every event", unit: "event",
-    operations: 100_000,
-    implementations: [
-        .ripple: { n in
-            let subject = PublishSubject<Int>()
-            let counter = Counter()
-            let subscription = subject.flatMapLatest { Observable.of($0) }.subscribe(onNext: { counter.value &+= $0 })
-            return {
-                for i in 0..<n { subject.onNext(i) }
-                subscription.dispose()
-                return counter.value
-            }
-        },
-        .openCombine: { n in
-            let subject = OpenCombine.PassthroughSubject<Int, Never>()
-            let counter = Counter()
-            let cancellable = subject.map { [$0].publisher }.switchToLatest().sink { counter.value &+= $0 }
-            return {
-                for i in 0..<n { subject.send(i) }
-                cancellable.cancel()
-                return counter.value
-            }
-        },
-    ]
-)
+func flatMapLatestWorkload<Inner: OpenCombine.Publisher & SendableMetatype>(
+    id: String, title: String,
+    ripple: @escaping @Sendable (Int) -> Observable<Int>,
+    openCombine: @escaping @Sendable (Int) -> Inner
+) -> Workload where Inner.Output == Int, Inner.Failure == Never {
+    Workload(
+        id: id, title: title, unit: "event", operations: 100_000,
+        implementations: [
+            .ripple: rippleSubjectEvents { $0.flatMapLatest(ripple) },
+            .openCombine: openCombineSubjectEvents { $0.map(openCombine).switchToLatest() },
+        ]
+    )
+}
 
 // 6. combineLatest of two subjects, per event.
 let combineLatestTwo = Workload(

@@ -106,9 +106,9 @@ extension ObservableType {
 /// capturing it: with a closure that captures nothing, the observable is a single
 /// allocation (a capturing closure needs a context object of its own). Used by
 /// `error` and by `of`/`from` on the current-thread scheduler, which inner
-/// sequences of `flatMap` often are (`just` has ``JustProducer``).
+/// sequences of `flatMap` often are; `just` uses its subclass ``JustProducer``.
 @usableFromInline
-final class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
+class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let value: Value
     @usableFromInline
@@ -127,32 +127,16 @@ final class ValueProducer<Element, Value>: Observable<Element>, @unchecked Senda
     }
 }
 
-/// What `just` returns: one object holding the element.
+/// What `just` returns: a ``ValueProducer`` holding the element.
 ///
 /// A class of its own so that `flatMap`, `flatMapLatest`, `concatMap` and the
 /// other flattening operators recognise an inner `just` and forward its element
 /// directly, without subscribing to it (no inner subscription object, no
 /// completion to process). The result is the same as subscribing: the element,
 /// then an inner sequence that has completed.
-///
-/// Subscribing runs a closure made by `just`, like ``ValueProducer``: an
-/// overridden `run` of a generic class would run unspecialised code.
 @usableFromInline
-final class JustProducer<Element>: Observable<Element>, @unchecked Sendable {
-    @usableFromInline
-    let element: Element
-    @usableFromInline
-    let subscribeHandler: (Element, AnyObserver<Element>) -> SubscriptionBase?
-
+final class JustProducer<Element>: ValueProducer<Element, Element>, @unchecked Sendable {
+    /// The element `just` emits.
     @inlinable
-    init(_ element: Element, _ subscribeHandler: @escaping (Element, AnyObserver<Element>) -> SubscriptionBase?) {
-        self.element = element
-        self.subscribeHandler = subscribeHandler
-        super.init()
-    }
-
-    @inlinable
-    override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        subscribeHandler(element, observer)
-    }
+    var element: Element { value }
 }

@@ -221,29 +221,37 @@ final class CombiningConcurrencyTests: RippleTestCase {
         subscription.dispose()
     }
 
-    func testFlatMapLatestSwitchingWhileInnersEmit() {
-        let outer = PublishSubject<Int>()
-        let inners = (0..<3).map { _ in PublishSubject<Int>() }
-        let probe = Probe<Int>()
-        let subscription = outer.flatMapLatest { inners[$0 % 3] }.subscribe(probe.on)
+    /// Runs `body` while one thread per subject sends it 0, 1, 2, ... (stopping
+    /// at a million); returns when `body` and every emitter are done.
+    func whileEmitting(into subjects: [PublishSubject<Int>], _ body: () -> Void) {
         let stop = Atomic<Bool>(false)
         let group = DispatchGroup()
-        for inner in inners {
+        for subject in subjects {
             group.enter()
             DispatchQueue.global().async {
                 var value = 0
                 while !stop.load(ordering: .acquiring) && value < 1_000_000 {
-                    inner.onNext(value)
+                    subject.onNext(value)
                     value += 1
                 }
                 group.leave()
             }
         }
-        for value in 0..<3_000 {
-            outer.onNext(value)
-        }
+        body()
         stop.store(true, ordering: .releasing)
         group.wait()
+    }
+
+    func testFlatMapLatestSwitchingWhileInnersEmit() {
+        let outer = PublishSubject<Int>()
+        let inners = (0..<3).map { _ in PublishSubject<Int>() }
+        let probe = Probe<Int>()
+        let subscription = outer.flatMapLatest { inners[$0 % 3] }.subscribe(probe.on)
+        whileEmitting(into: inners) {
+            for value in 0..<3_000 {
+                outer.onNext(value)
+            }
+        }
         XCTAssertEqual(probe.overlaps, 0)
         XCTAssertEqual(probe.completions, 0)
         outer.onCompleted()
@@ -265,24 +273,11 @@ final class CombiningConcurrencyTests: RippleTestCase {
         let subscription = outer
             .flatMapLatest { $0 % 3 == 2 ? Observable.just(-$0) : inners[$0 % 3].asObservable() }
             .subscribe(probe.on)
-        let stop = Atomic<Bool>(false)
-        let group = DispatchGroup()
-        for inner in inners {
-            group.enter()
-            DispatchQueue.global().async {
-                var value = 0
-                while !stop.load(ordering: .acquiring) && value < 1_000_000 {
-                    inner.onNext(value)
-                    value += 1
-                }
-                group.leave()
+        whileEmitting(into: inners) {
+            for value in 0..<3_000 {
+                outer.onNext(value)
             }
         }
-        for value in 0..<3_000 {
-            outer.onNext(value)
-        }
-        stop.store(true, ordering: .releasing)
-        group.wait()
         XCTAssertEqual(probe.overlaps, 0)
         let justs = probe.elements.filter { $0 < 0 }
         XCTAssertEqual(justs, stride(from: 2, to: 3_000, by: 3).map { -$0 })

@@ -30,7 +30,8 @@ public enum LeakCheckScope: Sendable, Equatable {
 /// }   // fails: "query: 1 live subscription (#7)"
 /// ```
 ///
-/// Subscriptions released on other threads are given `timeout` seconds to go.
+/// Subscriptions released on other threads are given `timeout` seconds to go,
+/// counted from the end of the block.
 /// Works in XCTest (`XCTFail`) and Swift Testing (an `Issue` at the call site).
 /// Leaks are counted in debug builds only (see ``Resources``); in release builds
 /// the check passes.
@@ -66,8 +67,9 @@ public func assertNoLeaks<Result>(
     let check = LeakCheck(scope: scope, timeout: timeout)
     let result = try await check.tracker.run(isolation: isolation, body)
     let location = AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let deadline = Date().addingTimeInterval(timeout)
     while let report = check.report() {
-        if check.isPastDeadline {
+        if Date() >= deadline {
             TestFailure.report(report, at: location)
             break
         }
@@ -76,27 +78,44 @@ public func assertNoLeaks<Result>(
     return result
 }
 
+/// Counts what a block (``assertNoLeaks(_:timeout:fileID:filePath:line:column:_:)``)
+/// or a test (``RippleTestCase``) leaves alive, from its creation on.
 final class LeakCheck: Sendable {
     let tracker = NamedSubscriptionScope()
     let checksAllResources: Bool
     let startTotal: Int32
-    let deadline: Date
+    let timeout: TimeInterval
+    /// What is checked, in the report: "the block", "the test".
+    let subject: String
+    /// Who reports: "assertNoLeaks", "RippleTestCase".
+    let reporter: String
+    /// For a check not wrapped around a block (``RippleTestCase``): the named
+    /// subscriptions that count are the live ones with an identifier above this
+    /// (identifiers only grow), instead of those ``tracker`` saw made.
+    let namedAbove: UInt64?
 
-    init(scope: LeakCheckScope, timeout: TimeInterval) {
+    init(
+        scope: LeakCheckScope, timeout: TimeInterval,
+        reporter: String = "assertNoLeaks", subject: String = "the block", namedAbove: UInt64? = nil
+    ) {
         switch scope {
         case .automatic: checksAllResources = !TestFailure.isSwiftTesting
         case .allResources: checksAllResources = true
         case .namedStreams: checksAllResources = false
         }
         startTotal = Resources.total
-        deadline = Date().addingTimeInterval(timeout)
+        self.timeout = timeout
+        self.reporter = reporter
+        self.subject = subject
+        self.namedAbove = namedAbove
     }
 
-    var isPastDeadline: Bool { Date() >= deadline }
-
+    /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
+    /// to be released, then reports what is left, if anything.
     func finish(at location: AssertionLocation, wait: () -> Void) {
+        let deadline = Date().addingTimeInterval(timeout)
         while let report = report() {
-            if isPastDeadline {
+            if Date() >= deadline {
                 TestFailure.report(report, at: location)
                 return
             }
@@ -107,12 +126,13 @@ final class LeakCheck: Sendable {
     /// What leaked, or `nil` if nothing did.
     func report() -> String? {
         guard Resources.isTracking else { return nil }
-        let live = tracker.liveSubscriptions
+        let live = namedAbove.map { above in Resources.liveNamedSubscriptions.filter { $0.id > above } }
+            ?? tracker.liveSubscriptions
         let total = Resources.total
         let extra = checksAllResources ? Int(total) - Int(startTotal) : 0
         if live.isEmpty && extra <= 0 { return nil }
 
-        var lines = ["assertNoLeaks: the block left Ripple subscriptions alive"]
+        var lines = ["\(reporter): \(subject) left Ripple subscriptions alive"]
         var byName: [(name: String, ids: [UInt64])] = []
         for subscription in live {
             if let index = byName.firstIndex(where: { $0.name == subscription.name }) {
@@ -126,7 +146,7 @@ final class LeakCheck: Sendable {
             lines.append("  \(name): \(count) (\(ids.map { "#\($0)" }.joined(separator: ", ")))")
         }
         if extra > 0 {
-            lines.append("  Resources.total: \(extra) more than before the block (\(startTotal) → \(total))")
+            lines.append("  Resources.total: \(extra) more than before \(subject) (\(startTotal) → \(total))")
             if live.isEmpty {
                 lines.append("  None of them belongs to a named stream: tag streams with .named(_:) to see which one leaked.")
             }

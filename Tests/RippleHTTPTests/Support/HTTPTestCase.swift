@@ -4,27 +4,10 @@ import RippleHTTP
 import RippleTest
 import XCTest
 
-/// Base class of RippleHTTP's XCTest cases: every test must leave
-/// ``Resources/total`` where it found it (no leaked subscription, sink,
-/// subject or disposable).
-class HTTPTestCase: XCTestCase {
-    private var startResourceCount: Int32 = 0
-
-    override func setUp() {
-        super.setUp()
-        startResourceCount = Resources.total
-    }
-
-    override func tearDown() {
-        // URLSession's queue and dispatch queues may still be releasing their
-        // last references.
-        let deadline = Date().addingTimeInterval(3)
-        while Resources.total != startResourceCount && Date() < deadline {
-            _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005))
-        }
-        XCTAssertEqual(Resources.total, startResourceCount, "Ripple resources leaked by this test")
-        super.tearDown()
-    }
+/// Base class of RippleHTTP's XCTest cases: ``RippleTestCase``'s leak check, with
+/// more time for URLSession's and dispatch queues to release their last references.
+class HTTPTestCase: RippleTestCase {
+    override var leakCheckTimeout: TimeInterval { 3 }
 }
 
 struct TestError: Error, Equatable, CustomStringConvertible {

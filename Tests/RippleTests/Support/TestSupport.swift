@@ -3,27 +3,6 @@ import Ripple
 import RippleTest
 import XCTest
 
-/// Base class of Ripple's XCTest cases: every test must leave ``Resources/total``
-/// where it found it (no leaked subscription, sink, subject or disposable).
-class RippleTestCase: XCTestCase {
-    private var startResourceCount: Int32 = 0
-
-    override func setUp() {
-        super.setUp()
-        startResourceCount = Resources.total
-    }
-
-    override func tearDown() {
-        // Work handed to dispatch queues may still be releasing its last references.
-        let deadline = Date().addingTimeInterval(2)
-        while Resources.total != startResourceCount && Date() < deadline {
-            _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005))
-        }
-        XCTAssertEqual(Resources.total, startResourceCount, "Ripple resources leaked by this test")
-        super.tearDown()
-    }
-}
-
 struct TestError: Error, Equatable, CustomStringConvertible {
     let id: Int
     init(_ id: Int = 0) { self.id = id }

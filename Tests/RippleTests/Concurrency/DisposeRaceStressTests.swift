@@ -30,23 +30,37 @@ final class DisposeRaceStressTests: RippleTestCase {
 
     /// Subscribes `makeChain(subject)`, sends eight elements, disposes from this
     /// thread while the inner sequences deliver on the concurrent scheduler, and
-    /// checks the observer's grammar.
+    /// checks the observer's grammar and that no element arrived twice. Every
+    /// eighth round instead completes the subject and waits for the terminal
+    /// event: then, where the operator's output is deterministic as a multiset,
+    /// the elements must be exactly `expected`.
     private func raceDispose(
-        rounds: Int = DisposeRaceStressTests.rounds,
+        rounds: Int = DisposeRaceStressTests.rounds, expected: [Int]? = Array(0..<8),
         file: StaticString = #filePath, line: UInt = #line,
         _ makeChain: (PublishSubject<Int>) -> Observable<Int>
     ) {
-        let violations = Atomic<Int>(0)
-        for _ in 0..<rounds {
+        var violations = 0
+        var wrongCounts = 0
+        var unfinished = 0
+        for round in 0..<rounds {
             let subject = PublishSubject<Int>()
-            let grammar = GrammarCheck()
-            let subscription = makeChain(subject).subscribe { event in
-                if !grammar.accept(event) { violations.add(1, ordering: .relaxed) }
-            }
+            let probe = GrammarCheck()
+            let subscription = makeChain(subject).subscribe { probe.accept($0) }
             for element in 0..<8 { subject.onNext(element) }
+            if round % 8 == 7 {
+                subject.onCompleted()
+                if !probe.waitForTerminal(timeout: 5) {
+                    unfinished += 1
+                } else if let expected, probe.elements.sorted() != expected {
+                    wrongCounts += 1
+                }
+            }
             subscription.dispose()
+            if probe.violations > 0 { violations += 1 }
         }
-        XCTAssertEqual(violations.load(ordering: .relaxed), 0, "events after a terminal event", file: file, line: line)
+        XCTAssertEqual(violations, 0, "rounds with an event after a terminal event", file: file, line: line)
+        XCTAssertEqual(unfinished, 0, "completed rounds that never terminated", file: file, line: line)
+        XCTAssertEqual(wrongCounts, 0, "completed rounds with the wrong elements", file: file, line: line)
     }
 
     func testFlatMapDisposeRacingInnerCompletion() {
@@ -56,7 +70,8 @@ final class DisposeRaceStressTests: RippleTestCase {
     }
 
     func testFlatMapFirstDisposeRacingInnerCompletion() {
-        raceDispose { subject in
+        // Which elements are dropped depends on timing.
+        raceDispose(expected: nil) { subject in
             subject.flatMapFirst { [scheduler] x in Observable.just(x).observe(on: scheduler) }
         }
     }
@@ -74,20 +89,20 @@ final class DisposeRaceStressTests: RippleTestCase {
     }
 
     func testStaticMergeDisposeRacingSourceCompletion() {
-        raceDispose { subject in
-            let sources = (0..<6).map { [scheduler] i in Observable.just(i).observe(on: scheduler) }
+        raceDispose(expected: Array(0..<14)) { subject in
+            let sources = (8..<14).map { [scheduler] i in Observable.just(i).observe(on: scheduler) }
             return Observable.merge(sources + [subject.asObservable()])
         }
     }
 
     func testFlatMapLatestDisposeRacingInnerCompletion() {
-        raceDispose { subject in
+        raceDispose(expected: nil) { subject in
             subject.flatMapLatest { [scheduler] x in Observable.just(x).observe(on: scheduler) }
         }
     }
 
     func testSwitchLatestDisposeRacingInnerCompletion() {
-        raceDispose { subject in
+        raceDispose(expected: nil) { subject in
             subject.map { [scheduler] x in Observable.just(x).observe(on: scheduler) }.switchLatest()
         }
     }
@@ -130,7 +145,8 @@ final class DisposeRaceStressTests: RippleTestCase {
     }
 
     func testShareConnectionChurnRacingInnerCompletion() {
-        raceDispose { subject in
+        // The second subscriber takes two elements of the shared stream.
+        raceDispose(expected: nil) { subject in
             let shared = subject.flatMap { [scheduler] x in Observable.just(x).observe(on: scheduler) }.share(replay: 1)
             return Observable.merge(shared, shared.take(2))
         }
@@ -199,16 +215,42 @@ final class DisposeRaceStressTests: RippleTestCase {
     }
 }
 
-/// Checks the `next* (error | completed)?` grammar of what one observer gets.
-/// Deliveries to one observer are serialized, so plain state is enough (and
-/// ThreadSanitizer reports it if they are not).
+/// Checks the `next* (error | completed)?` grammar of what one observer gets and
+/// keeps its elements. Deliveries to one observer must be serialized: the
+/// overlap counter, and ThreadSanitizer on the plain state, catch them if not.
 final class GrammarCheck: @unchecked Sendable {
+    private let lock = NSLock()
+    private let inside = Atomic<Int>(0)
     private var stopped = false
+    private var received: [Int] = []
+    private var badEvents = 0
 
-    /// `false` when `event` breaks the grammar.
-    func accept<Element>(_ event: Event<Element>) -> Bool {
-        if stopped { return false }
-        if event.isStopEvent { stopped = true }
+    func accept(_ event: Event<Int>) {
+        if inside.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+            lock.withLock { badEvents += 1 }
+        }
+        lock.withLock {
+            if stopped {
+                badEvents += 1
+            } else if case .next(let element) = event {
+                received.append(element)
+            } else {
+                stopped = true
+            }
+        }
+        inside.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// Events after the terminal one, or delivered concurrently with another.
+    var violations: Int { lock.withLock { badEvents } }
+    var elements: [Int] { lock.withLock { received } }
+
+    func waitForTerminal(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !lock.withLock({ stopped }) {
+            if Date() >= deadline { return false }
+            usleep(50)
+        }
         return true
     }
 }

@@ -7,7 +7,7 @@ public enum LeakCheckScope: Sendable, Equatable {
     /// under Swift Testing (tests run in parallel, so the global count moves with
     /// other tests).
     case automatic
-    /// Every Ripple resource: ``Resources/total`` must come back to its value
+    /// Every Ripple resource: `Resources.total` must come back to its value
     /// before the block, and no subscription of a named stream made in the block
     /// may be alive. Only reliable when no other test runs at the same time.
     case allResources
@@ -33,7 +33,7 @@ public enum LeakCheckScope: Sendable, Equatable {
 /// Subscriptions released on other threads are given `timeout` seconds to go,
 /// counted from the end of the block.
 /// Works in XCTest (`XCTFail`) and Swift Testing (an `Issue` at the call site).
-/// Leaks are counted in debug builds only (see ``Resources``); in release builds
+/// Leaks are counted in debug builds only (see `Resources`); in release builds
 /// the check passes.
 ///
 /// - Returns: What `body` returned.

@@ -3,7 +3,7 @@ import Ripple
 /// A point on a ``TestScheduler``'s clock.
 public typealias TestTime = Int
 
-/// A value (usually an ``Event``) recorded at a virtual time.
+/// A value (usually an `Event`) recorded at a virtual time.
 public struct Recorded<Value>: CustomDebugStringConvertible {
     /// When the value was recorded.
     public let time: TestTime

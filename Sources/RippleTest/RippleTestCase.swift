@@ -17,14 +17,14 @@ import XCTest
 /// }
 /// ```
 ///
-/// `setUp()` notes ``Resources/total``; `tearDown()` waits up to
+/// `setUp()` notes `Resources.total`; `tearDown()` waits up to
 /// ``leakCheckTimeout`` seconds (running the current run loop) for resources
 /// released on other threads, then fails the test with what is left, naming the
 /// named streams (`named(_:)`) among it. It is the check of
 /// ``assertNoLeaks(_:timeout:fileID:filePath:line:column:_:)`` with
 /// ``LeakCheckScope/allResources``, around each whole test: XCTest runs tests one
 /// at a time, so the global count is exact. Resources are counted in debug builds
-/// only (see ``Resources``); in release builds the check passes.
+/// only (see `Resources`); in release builds the check passes.
 ///
 /// Override `setUp()`/`tearDown()` as usual, calling `super`.
 open class RippleTestCase: XCTestCase {

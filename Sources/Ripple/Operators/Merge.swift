@@ -43,7 +43,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     @inline(never)
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         guard maxConcurrent > 0 else {
-            return .error(RxError.argumentOutOfRange)
+            return .error(RxError.argumentOutOfRange("merge(maxConcurrent:)", "maxConcurrent", maxConcurrent, minimum: 1))
         }
         let source = asObservable()
         return Producer { observer in

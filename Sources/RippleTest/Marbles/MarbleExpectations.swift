@@ -2,7 +2,7 @@ import Ripple
 
 /// The outcome of comparing what was recorded with a marble string.
 ///
-/// Use it directly with Swift Testing's `#expect`, or let ``assertMarbles(_:_:values:error:timing:fileID:filePath:line:column:)``
+/// Use it directly with Swift Testing's `#expect`, or let `assertMarbles(_:_:values:)`
 /// report it:
 ///
 /// ```swift
@@ -267,7 +267,7 @@ public func assertMarbles<Element: Equatable & MarbleValue>(
 /// assertSubscriptions(xs, "^-!")
 /// ```
 ///
-/// Reports like ``assertMarbles(_:_:values:error:timing:fileID:filePath:line:column:)``.
+/// Reports like `assertMarbles(_:_:values:)`.
 @discardableResult
 public func assertSubscriptions<Element>(
     _ observable: TestableObservable<Element>, _ marbles: String..., timing: MarbleTiming = .default,

@@ -56,7 +56,9 @@ public struct RenderedMarbles: Equatable, Sendable, CustomStringConvertible {
 public enum MarbleRenderer {
     /// Draws `timelines` one per line, aligned.
     ///
-    /// - Parameter reserved: Characters not to use as placeholders.
+    /// - Parameters:
+    ///   - timelines: The timelines to draw, top to bottom.
+    ///   - reserved: Characters not to use as placeholders.
     public static func render(_ timelines: [MarbleTimeline], reserved: Set<Character> = []) -> RenderedMarbles {
         var tokens = TokenTable(reserved: reserved.union(singleCharacterLabels(timelines)))
         let starts = timelines.map(startFrame)

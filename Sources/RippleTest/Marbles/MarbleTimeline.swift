@@ -198,7 +198,10 @@ public struct MarbleTimeline: Equatable, Sendable, CustomStringConvertible {
     /// The timeline of recorded events (a ``TestableObserver``'s `events`, a
     /// ``TestableObservable``'s `recordedEvents`), frames computed with `timing`.
     ///
-    /// - Parameter label: How an element is drawn; its description by default.
+    /// - Parameters:
+    ///   - events: The recorded events, in time order.
+    ///   - timing: How virtual times map to frames.
+    ///   - label: How an element is drawn; its description by default.
     public init<Element>(
         _ events: [Recorded<Event<Element>>], timing: MarbleTiming = .default,
         label: (Element) -> String = { String(describing: $0) }

@@ -201,13 +201,15 @@ extension MarbleRenderer {
 /// assertMarbles(res, "--x--y--|", values: ["x": 10, "y": 20])
 /// ```
 ///
-/// - Returns: Whether the events matched.
-@discardableResult
+/// It reports its own failure, exactly once, and returns nothing: write it as a
+/// statement, not inside `#expect` or `XCTAssertTrue` (which would report the
+/// same failure a second time). For a `Bool`, use
+/// ``Marbles/compare(_:_:values:error:timing:)`` and its `matches`.
 public func assertMarbles<Element: Equatable>(
     _ observer: TestableObserver<Element>, _ marbles: String, values: [String: Element],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(observer.events, marbles, values: values, error: error, timing: timing)
     }
@@ -221,12 +223,11 @@ public func assertMarbles<Element: Equatable>(
 /// let res = scheduler.start { xs.map { $0.uppercased() } }
 /// assertMarbles(res, "--A--B--|")
 /// ```
-@discardableResult
 public func assertMarbles<Element: Equatable & MarbleValue>(
     _ observer: TestableObserver<Element>, _ marbles: String, values: [String: Element] = [:],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(observer.events, marbles, values: values, error: error, timing: timing)
     }
@@ -234,12 +235,11 @@ public func assertMarbles<Element: Equatable & MarbleValue>(
 
 /// Asserts that recorded `events` are those of `marbles` (tokens looked up in
 /// `values`).
-@discardableResult
 public func assertMarbles<Element: Equatable>(
     _ events: [Recorded<Event<Element>>], _ marbles: String, values: [String: Element],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(events, marbles, values: values, error: error, timing: timing)
     }
@@ -247,12 +247,11 @@ public func assertMarbles<Element: Equatable>(
 
 /// Asserts that recorded `events` are those of `marbles` (tokens stand for
 /// themselves).
-@discardableResult
 public func assertMarbles<Element: Equatable & MarbleValue>(
     _ events: [Recorded<Event<Element>>], _ marbles: String, values: [String: Element] = [:],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(events, marbles, values: values, error: error, timing: timing)
     }
@@ -268,25 +267,24 @@ public func assertMarbles<Element: Equatable & MarbleValue>(
 /// ```
 ///
 /// Reports like ``assertMarbles(_:_:values:error:timing:fileID:filePath:line:column:)``.
-@discardableResult
 public func assertSubscriptions<Element>(
     _ observable: TestableObservable<Element>, _ marbles: String..., timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(observable.subscriptions, marbles, timing: timing)
     }
 }
 
-private func check(_ location: AssertionLocation, _ compare: () throws -> MarbleComparison) -> Bool {
+/// Reports a mismatch or a malformed marble string at `location`: exactly one
+/// failure per assertion.
+func check(_ location: AssertionLocation, _ compare: () throws -> MarbleComparison) {
     do {
         let comparison = try compare()
         if !comparison.matches {
             TestFailure.report(comparison.message, at: location)
         }
-        return comparison.matches
     } catch {
         TestFailure.report(String(describing: error), at: location)
-        return false
     }
 }

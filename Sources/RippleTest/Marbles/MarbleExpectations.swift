@@ -151,7 +151,9 @@ extension Marbles {
         var message = ["Marbles differ (\(timing))"]
         message.append("  expected: \(expectedLine)")
         message.append("  actual:   \(actualLine)")
-        if let column = zip(expectedLine, actualLine).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+        if drawing.isTooWide {
+            message.append("  (the timelines are too wide to draw; compare the event lists)")
+        } else if let column = zip(expectedLine, actualLine).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
             ?? (expectedLine.count != actualLine.count ? Swift.min(expectedLine.count, actualLine.count) : nil) {
             let frame = MarbleRenderer.startFrame(expectedTimeline, actualTimeline) + column
             let where_ = drawing.isExact ? " first difference at frame \(frame) (time \(timing.time(ofFrame: frame)))" : " first difference"
@@ -162,7 +164,7 @@ extension Marbles {
         message += drawing.legendLines
         message.append("  expected events: \(describe(expected))")
         message.append("  actual events:   \(describe(actual))")
-        if !drawing.isExact {
+        if !drawing.isExact && !drawing.isTooWide {
             message.append("  (some marbles could not be drawn at their frame; the event lists are exact)")
         }
         return MarbleComparison(matches: false, expected: [expectedLine], actual: [actualLine], message: message.joined(separator: "\n"))

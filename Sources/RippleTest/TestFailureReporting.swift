@@ -35,11 +35,12 @@ enum TestFailure {
     }
 
     /// Reports `message` to the running test where no call site is known: an
-    /// `Issue` under Swift Testing, `XCTFail` under XCTest.
+    /// `Issue` at the test's declaration under Swift Testing, `XCTFail` under
+    /// XCTest.
     static func report(_ message: String) {
         #if canImport(Testing)
-        if Test.current != nil {
-            Issue.record(Comment(rawValue: message))
+        if let test = Test.current {
+            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
             return
         }
         #endif

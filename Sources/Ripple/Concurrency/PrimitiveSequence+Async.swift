@@ -47,10 +47,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///
     /// Cancelling the awaiting task disposes the subscription and throws
     /// `CancellationError` at once. A task cancelled before reading `value` still
-    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (a
-    /// sequence such as `.empty()` or `.just(1)`) is returned; otherwise the
-    /// subscription is disposed and `CancellationError` thrown. A source that completes
-    /// without an element throws `RxError.noElements`.
+    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (from
+    /// `.just(1)` or `.error(e)`, say) is returned or thrown; otherwise the
+    /// subscription is disposed and `CancellationError` thrown. A source that
+    /// completes without an element throws `RxError.noElements`.
     ///
     /// **Sendable:** the element is handed over from the thread that produces it
     /// to the awaiting task, as `observe(on:)` does; it need not be `Sendable`.
@@ -90,9 +90,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     ///
     /// Cancelling the awaiting task disposes the subscription and throws
     /// `CancellationError` at once. A task cancelled before reading `value` still
-    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (a
-    /// sequence such as `.empty()` or `.just(1)`) is returned; otherwise the
-    /// subscription is disposed and `CancellationError` thrown.
+    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (from
+    /// `.empty()` or `.just(1)`, say) is returned; otherwise the subscription is
+    /// disposed and `CancellationError` thrown.
     ///
     /// **Sendable:** the element is handed over from the thread that produces it
     /// to the awaiting task, as `observe(on:)` does; it need not be `Sendable`.
@@ -130,9 +130,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     ///
     /// Cancelling the awaiting task disposes the subscription and throws
     /// `CancellationError` at once. A task cancelled before reading `value` still
-    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (a
-    /// sequence such as `.empty()` or `.just(1)`) is returned; otherwise the
-    /// subscription is disposed and `CancellationError` thrown.
+    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (from
+    /// `.empty()` or `.just(1)`, say) is returned; otherwise the subscription is
+    /// disposed and `CancellationError` thrown.
     public var value: Void {
         get async throws {
             let source = primitiveSequence.source

@@ -131,8 +131,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// Cancelling the awaiting task disposes the subscription and throws
     /// `CancellationError` at once. A task cancelled before reading `value` still
     /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (from
-    /// `.empty()` or `.just(1)`, say) is returned; otherwise the subscription is
-    /// disposed and `CancellationError` thrown.
+    /// `.empty()` or `.error(e)`, say) is returned or thrown; otherwise the
+    /// subscription is disposed and `CancellationError` thrown.
     public var value: Void {
         get async throws {
             let source = primitiveSequence.source

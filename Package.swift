@@ -27,6 +27,11 @@ let package = Package(
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleHTTPTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPTesting"]),
+        // Test-only: a module declaring `OptionalType` and `filterNil()` as RxOptional
+        // and RxSwiftExt do, and the tests that import it next to Ripple (in a target
+        // of their own, so the rest of the tests see Ripple's declarations only).
+        .target(name: "RippleCompatFixture", dependencies: ["Ripple"], path: "Tests/RippleCompatFixture"),
+        .testTarget(name: "RippleCompatTests", dependencies: ["Ripple", "RippleCompatFixture"]),
     ],
     swiftLanguageModes: [.v6]
 )

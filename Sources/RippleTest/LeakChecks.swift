@@ -113,10 +113,25 @@ final class LeakCheck: Sendable {
     /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
     /// to be released, then reports what is left, if anything.
     func finish(at location: AssertionLocation, wait: () -> Void) {
+        finish(wait: wait) { TestFailure.report($0, at: location) }
+    }
+
+    /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
+    /// to be released, then hands what is left, if anything, to `report`. With a
+    /// `settleTime`, the wait also ends once what is left has not changed for that
+    /// long: a leak that nothing is about to release is reported without waiting
+    /// for the whole `timeout`.
+    func finish(settleTime: TimeInterval? = nil, wait: () -> Void, report reportLeak: (String) -> Void) {
         let deadline = Date().addingTimeInterval(timeout)
+        var lastChange = (report: String?.none, at: Date())
         while let report = report() {
-            if Date() >= deadline {
-                TestFailure.report(report, at: location)
+            let now = Date()
+            if report != lastChange.report {
+                lastChange = (report, now)
+            }
+            let settled = settleTime.map { now.timeIntervalSince(lastChange.at) >= $0 } ?? false
+            if now >= deadline || settled {
+                reportLeak(report)
                 return
             }
             wait()

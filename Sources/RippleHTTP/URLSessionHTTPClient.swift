@@ -97,10 +97,35 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         return request
     }
 
+    /// A failure reported by `URLSession`, as an ``HTTPError``.
+    ///
+    /// FoundationNetworking reports a connection that the server (or the
+    /// network) closed in the middle of a response with libcurl's codes:
+    /// `-1` (`.unknown`, "transfer closed with 993 bytes remaining to read")
+    /// and `-1011` (`.badServerResponse`, "Empty reply from server"). Darwin
+    /// reports the same loss as `.networkConnectionLost` (`-1005`), the code
+    /// apps and ``RetryPolicy/isTransient(_:)`` handle, so on Linux these two
+    /// become `.networkConnectionLost`; libcurl's message stays the
+    /// description and the original error the `NSUnderlyingErrorKey`.
+    static func transportFailure(_ error: Error) -> HTTPError {
+        let converted = HTTPError.transport(from: error)
+        #if canImport(FoundationNetworking)
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain,
+           nsError.code == NSURLErrorUnknown || nsError.code == NSURLErrorBadServerResponse
+        {
+            var userInfo = nsError.userInfo
+            userInfo[NSUnderlyingErrorKey] = nsError
+            return .transport(URLError(.networkConnectionLost, userInfo: userInfo))
+        }
+        #endif
+        return converted
+    }
+
     /// Turns a completion handler's arguments into the outcome.
     static func result(data: Data?, response: URLResponse?, error: Error?) -> Result<HTTPResponse, Error> {
         if let error {
-            return .failure(HTTPError.transport(from: error))
+            return .failure(transportFailure(error))
         }
         guard let httpResponse = response as? HTTPURLResponse else {
             return .failure(HTTPError.notHTTPResponse(response))

@@ -165,6 +165,26 @@ final class URLSessionHTTPClientTests: HTTPTestCase {
         XCTAssertTrue(RetryPolicy.isTransient(error!))
     }
 
+    func testAConnectionClosedMidResponseIsALostConnectionAndTransient() {
+        for path in ["/cut/body", "/cut/head"] {
+            let error = httpError(outcome(of: client.get(url(path))))
+            XCTAssertEqual(error?.urlError?.code, .networkConnectionLost, "\(path): \(String(describing: error))")
+            XCTAssertTrue(error.map(RetryPolicy.isTransient) ?? false, path)
+        }
+    }
+
+    func testASessionRetriesAGetCutMidResponseButNotAPost() {
+        let session = Session(client: client, retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: 0.01))
+        let get = ConfigurableRequest<Void>(baseURL: server.baseURL, path: "cut/body", convert: { _ in })
+        XCTAssertEqual(httpError(outcome(of: session.response(for: get)))?.urlError?.code, .networkConnectionLost)
+        XCTAssertEqual(server.receivedRequests.filter { $0.method == "GET" }.count, 3, "the GET was tried 3 times")
+
+        var post = ConfigurableRequest<Void>(baseURL: server.baseURL, path: "cut/body", convert: { _ in })
+        post.method = .post
+        XCTAssertEqual(httpError(outcome(of: session.response(for: post)))?.urlError?.code, .networkConnectionLost)
+        XCTAssertEqual(server.receivedRequests.filter { $0.method == "POST" }.count, 1, "a POST is not retried")
+    }
+
     func testANonHTTPURLIsNotAnHTTPResponse() throws {
         // A data: URL gets a plain URLResponse.
         let error = httpError(outcome(of: client.send(URLRequest(url: URL(string: "data:text/plain,hello")!))))

@@ -19,6 +19,10 @@ import Darwin
 ///   the connection meanwhile;
 /// - `GET /repos/octocat/hello`: a GitHub-like repository;
 /// - `GET /text`: a plain-text body that is not JSON;
+/// - `* /cut/body`, `* /cut/head`: a connection closed mid-body or before any
+///   response;
+/// - `GET /bytes?n=<count>&ms=<delay>&length=none&status=<code>`: `count`
+///   bytes, optionally late, without `Content-Length`, or with another status;
 /// - anything else: `404`.
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct ReceivedRequest: Sendable {
@@ -37,6 +41,19 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var body: Data = Data()
         /// Wait this long before answering, watching for the client to leave.
         var delay: TimeInterval = 0
+        /// Break the connection instead of answering properly.
+        var cut: Cut? = nil
+        /// Send no `Content-Length`: the body ends when the connection closes.
+        var closeDelimited = false
+    }
+
+    /// How a response is broken off.
+    enum Cut {
+        /// Close the connection without a byte of response.
+        case beforeResponse
+        /// Send the head (with the full `Content-Length`) and part of the
+        /// body, then close.
+        case midBody
     }
 
     /// What happened, in order, for tests to wait on.
@@ -178,17 +195,27 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             record(.clientClosed(request.path))
             return
         }
+        if response.cut == .beforeResponse {
+            record(.answered(request.path))
+            return
+        }
         var head = "HTTP/1.1 \(response.status) \(LoopbackHTTPServer.reason(response.status))\r\n"
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n"
+        if !response.closeDelimited {
+            head += "Content-Length: \(response.body.count)\r\n"
+        }
+        head += "Connection: close\r\n"
         for (name, value) in response.headers {
             head += "\(name): \(value)\r\n"
         }
         head += "\r\n"
         var bytes = Data(head.utf8)
         if request.method != "HEAD" {
-            bytes.append(response.body)
+            bytes.append(response.cut == .midBody ? response.body.prefix(response.body.count / 2) : response.body)
         }
-        writeAll(fd, bytes)
+        if !writeAll(fd, bytes) {
+            record(.clientClosed(request.path))
+            return
+        }
         shutdown(fd, Int32(SHUT_WR))
         record(.answered(request.path))
         // Let the client read everything before the socket closes.
@@ -266,7 +293,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return false
     }
 
-    private func writeAll(_ fd: Int32, _ data: Data) {
+    /// Writes `data`; `false` if the client went away first.
+    @discardableResult
+    private func writeAll(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -276,9 +305,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 let flags: Int32 = 0
                 #endif
                 let written = send(fd, raw.baseAddress! + offset, raw.count - offset, flags)
-                if written <= 0 { return }
+                if written <= 0 { return false }
                 offset += written
             }
+            return true
         }
     }
 
@@ -313,6 +343,18 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case ("GET", "repos") where request.path == "/repos/octocat/hello":
             let body = #"{"id":1296269,"full_name":"octocat/hello","owner":{"login":"octocat","avatar_url":"https://avatars.example/u/583231"},"stargazers_count":80,"updated_at":"2024-05-01T12:00:00.250Z"}"#
             return CannedResponse(status: 200, headers: json, body: Data(body.utf8))
+        case (_, "cut"):
+            // `/cut/body`: half the promised body, then the connection closes;
+            // `/cut/head`: closed before any response.
+            let midBody = segments.count > 1 && segments[1] == "body"
+            return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data(repeating: UInt8(ascii: "x"), count: 1000), cut: midBody ? .midBody : .beforeResponse)
+        case ("GET", "bytes"):
+            // `n` bytes of `x`, after `ms` milliseconds; `length=none` sends no
+            // Content-Length (the body ends at the close).
+            let parameters = query(request.query)
+            let count = Int(parameters["n"] ?? "0") ?? 0
+            let milliseconds = Double(parameters["ms"] ?? "0") ?? 0
+            return CannedResponse(status: Int(parameters["status"] ?? "200") ?? 200, headers: [("Content-Type", "text/plain")], body: Data(repeating: UInt8(ascii: "x"), count: count), delay: milliseconds / 1000, closeDelimited: parameters["length"] == "none")
         case ("GET", "text"):
             return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("just text".utf8))
         default:

@@ -92,7 +92,7 @@ extension ObservableType where Element == HTTPResponse {
             do {
                 return try response.decode(type, at: keyPath, using: decoder)
             } catch {
-                throw HTTPError.undecodableBody(error, body: response.data)
+                throw HTTPError.undecodableBody(error, body: HTTPError.bodyPrefix(response.data))
             }
         }
     }

@@ -215,9 +215,25 @@ final class URLSessionHTTPClientTests: HTTPTestCase {
         XCTAssertTrue(lines.values.last?.hasPrefix("← 200 OK GET \(url("/hello").absoluteString) (") ?? false, "\(lines.values)")
     }
 
-    func testTheSharedSessionInitializer() throws {
-        let shared = URLSessionHTTPClient()
+    func testTheInitializers() throws {
+        // init(): a session of its own, with the client as its delegate.
+        let own = URLSessionHTTPClient()
+        XCTAssertFalse(own.session === URLSession.shared)
+        XCTAssertEqual(own.session.delegateQueue.maxConcurrentOperationCount, 1)
+        XCTAssertEqual(own.maximumConnectionsPerHost, URLSessionConfiguration.default.httpMaximumConnectionsPerHost)
+        XCTAssertEqual(own.maximumResponseBodySize, URLSessionHTTPClient.defaultMaximumResponseBodySize)
+        XCTAssertEqual(try outcome(of: own.get(url("/hello")))?.get().statusCode, 200)
+        // init(session:): the session as it is.
+        let shared = URLSessionHTTPClient(session: .shared)
         XCTAssertTrue(shared.session === URLSession.shared)
         XCTAssertEqual(try outcome(of: shared.get(url("/hello")))?.get().statusCode, 200)
+        // init(configuration:) copies the configuration; on Linux the session has no URLCache.
+        let configuration = URLSessionConfiguration.ephemeral
+        let configured = URLSessionHTTPClient(configuration: configuration)
+        #if canImport(FoundationNetworking)
+        XCTAssertNil(configured.session.configuration.urlCache)
+        XCTAssertNotNil(configuration.urlCache, "the caller's configuration is unchanged")
+        #endif
+        XCTAssertEqual(try outcome(of: configured.get(url("/hello")))?.get().statusCode, 200)
     }
 }

@@ -21,8 +21,9 @@ import Darwin
 /// - `GET /text`: a plain-text body that is not JSON;
 /// - `* /cut/body`, `* /cut/head`: a connection closed mid-body or before any
 ///   response;
-/// - `GET /bytes?n=<count>&ms=<delay>&length=none&status=<code>`: `count`
-///   bytes, optionally late, without `Content-Length`, or with another status;
+/// - `GET /bytes?n=<count>&ms=<delay>&length=none&status=<code>&drip_ms=<gap>`:
+///   `count` bytes, optionally late, without `Content-Length`, with another
+///   status, or in 64 KiB pieces `gap` ms apart;
 /// - anything else: `404`.
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct ReceivedRequest: Sendable {
@@ -45,6 +46,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var cut: Cut? = nil
         /// Send no `Content-Length`: the body ends when the connection closes.
         var closeDelimited = false
+        /// Send the body in 64 KiB pieces this far apart (0: all at once).
+        var chunkDelay: TimeInterval = 0
     }
 
     /// How a response is broken off.
@@ -72,6 +75,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var requests: [ReceivedRequest] = []
     private var stopping = false
     private var runningThreads = 0
+    private var activeRequests = 0
+    private var mostActiveRequests = 0
 
     init() throws {
         #if canImport(Glibc)
@@ -122,6 +127,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return requests
+    }
+
+    /// The most requests that were being answered at the same time.
+    var maximumConcurrentRequests: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return mostActiveRequests
     }
 
     /// Waits until `event` happened; `false` after `timeout`.
@@ -188,7 +200,19 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         guard let request = readRequest(fd) else { return }
         condition.lock()
         requests.append(request)
+        activeRequests += 1
+        mostActiveRequests = max(mostActiveRequests, activeRequests)
         condition.unlock()
+        // Active until the response is written (or the client left).
+        var active = true
+        func finished() {
+            guard active else { return }
+            active = false
+            condition.lock()
+            activeRequests -= 1
+            condition.unlock()
+        }
+        defer { finished() }
         record(.received(request.path))
         let response = LoopbackHTTPServer.route(request)
         if response.delay > 0, !waitWatchingForClose(fd, seconds: response.delay) {
@@ -212,10 +236,23 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         if request.method != "HEAD" {
             bytes.append(response.cut == .midBody ? response.body.prefix(response.body.count / 2) : response.body)
         }
-        if !writeAll(fd, bytes) {
+        if response.chunkDelay > 0 {
+            // The head, then the body in 64 KiB pieces, watching for the client to leave.
+            let headLength = bytes.count - (request.method != "HEAD" ? response.body.count : 0)
+            var offset = 0
+            while offset < bytes.count {
+                let end = offset == 0 ? headLength : min(bytes.count, offset + 65_536)
+                guard offset == 0 || waitWatchingForClose(fd, seconds: response.chunkDelay), writeAll(fd, bytes.subdata(in: offset..<end)) else {
+                    record(.clientClosed(request.path))
+                    return
+                }
+                offset = end
+            }
+        } else if !writeAll(fd, bytes) {
             record(.clientClosed(request.path))
             return
         }
+        finished()
         shutdown(fd, Int32(SHUT_WR))
         record(.answered(request.path))
         // Let the client read everything before the socket closes.
@@ -354,7 +391,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let parameters = query(request.query)
             let count = Int(parameters["n"] ?? "0") ?? 0
             let milliseconds = Double(parameters["ms"] ?? "0") ?? 0
-            return CannedResponse(status: Int(parameters["status"] ?? "200") ?? 200, headers: [("Content-Type", "text/plain")], body: Data(repeating: UInt8(ascii: "x"), count: count), delay: milliseconds / 1000, closeDelimited: parameters["length"] == "none")
+            return CannedResponse(
+                status: Int(parameters["status"] ?? "200") ?? 200, headers: [("Content-Type", "text/plain")],
+                body: Data(repeating: UInt8(ascii: "x"), count: count), delay: milliseconds / 1000,
+                closeDelimited: parameters["length"] == "none", chunkDelay: (Double(parameters["drip_ms"] ?? "0") ?? 0) / 1000
+            )
         case ("GET", "text"):
             return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("just text".utf8))
         default:

@@ -49,35 +49,6 @@ extension HTTPClient {
         .asSingle()
     }
 
-    /// ``send(_:)`` failing with ``HTTPError/transport(_:)``
-    /// (`URLError(.timedOut)`) if no response arrives within `timeout` (on
-    /// `scheduler`) **after the request was handed to the network** (see
-    /// ``send(_:whenStarted:)``): time spent waiting for a connection does not
-    /// count. The request is then cancelled. A `timeout` of zero or less fails
-    /// with ``HTTPError/invalidRequest(_:)``; `.never` changes nothing.
-    ///
-    /// ```
-    /// started:                       ----^
-    /// send(r, timeout: 5, s):        ----·····5 s·····#(transport .timedOut)
-    /// ```
-    public func send(_ request: URLRequest, timeout: RxTimeInterval, scheduler: SchedulerType) -> Single<HTTPResponse> {
-        guard let seconds = timeout.seconds else {
-            return .error(HTTPError.invalidRequest("the timeout must be positive (got \(timeout))"))
-        }
-        if seconds.isInfinite { return send(request) }
-        return Observable.deferred { [self] in
-            let started = ReplaySubject<Void>.create(bufferSize: 1)
-            let response = self.send(request, whenStarted: { started.onNext(()) }).asObservable()
-            let expiry = started.take(1)
-                .flatMap { Observable<Int>.timer(timeout, scheduler: scheduler) }
-                .flatMap { _ in Observable<HTTPResponse>.error(HTTPError.transport(URLError(.timedOut))) }
-            // The first of the response and the expiry wins; the other is disposed
-            // (an expiry cancels the request).
-            return Observable.merge(response, expiry).take(1)
-        }
-        .asSingle()
-    }
-
     /// ``send(_:)`` in the shape of RxCocoa's `URLSession.rx.response`: the body
     /// and the `HTTPURLResponse`.
     ///

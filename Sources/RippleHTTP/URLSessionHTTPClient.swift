@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// An ``HTTPClient`` on `URLSession` (FoundationNetworking on Linux).
 ///
-/// - The request is sent when the `Single` is subscribed; every subscription
-///   sends it again.
+/// - The request is sent after the `Single` is subscribed (from the session's
+///   delegate queue); every subscription sends it again.
 /// - **Cancellation.** Disposing the subscription delivers nothing from then
 ///   on. A request that has not been handed to `URLSession` yet (it waits for
 ///   a connection slot, or for the session's delegate queue, where requests

@@ -27,10 +27,10 @@ final class URLSessionConcurrencyTests: HTTPTestCase {
             // Dispose while waiting for a slot, just after the start, or around completion.
             usleep(UInt32(index % 5) * 400)
             subscription.dispose()
-            let afterDispose = deliveries.values.count
+            // A delivery already under way when another thread disposes may
+            // still finish; there is never more than one.
             usleep(2_000)
-            XCTAssertLessThanOrEqual(afterDispose, 1)
-            XCTAssertEqual(deliveries.values.count, afterDispose, "delivered after dispose")
+            XCTAssertLessThanOrEqual(deliveries.values.count, 1)
         }
         // Every slot came back: with 2 connections per host, a leaked slot or
         // two would leave these waiting forever.

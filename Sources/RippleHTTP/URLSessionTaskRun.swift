@@ -141,6 +141,13 @@ final class URLSessionTaskRun: @unchecked Sendable {
             task.cancel()
             return
         }
+        if body.isEmpty, expectedLength > 0 {
+            // One allocation of the announced size (within the limit) instead
+            // of growing by doubling. A 100 MB body over loopback: peak RSS
+            // +117 MB without the reservation, +108 MB with it (and +202 MB
+            // through a completion handler, a session passed in).
+            body.reserveCapacity(Int(expectedLength))
+        }
         body.append(data)
         lock.unlock()
     }

@@ -22,9 +22,10 @@ import FoundationNetworking
 /// - **Body size.** A body larger than ``maximumResponseBodySize`` (32 MiB by
 ///   default) fails with ``HTTPError/responseTooLarge(limit:)``. On a session
 ///   the client creates, the transfer is cancelled as soon as the
-///   `Content-Length` or the bytes received exceed the limit; on a session
-///   you pass in (which reports the body only when it is complete) the check
-///   happens at the end.
+///   `Content-Length` or the bytes received exceed the limit (FoundationNetworking
+///   reads ahead of its delegate, so on a fast link some more arrives first);
+///   on a session you pass in (which reports the body only when it is
+///   complete) the check happens at the end.
 /// - The request's `timeoutInterval` is honoured (`URLSession` reports
 ///   ``HTTPError/transport(_:)`` with `URLError(.timedOut)`). FoundationNetworking
 ///   (Linux) counts it in whole seconds and fails a request with a shorter

@@ -117,10 +117,10 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         // after it, and if the task has completed and left the session's
         // registry meanwhile, that is a fatalError. URLSessionStressTests
         // (3 000 requests disposed 0–3 ms after subscription): 8 runs of 8
-        // crashed with the cache, after 150 to 2 150 requests; 0 of 10 without
-        // (30 000 requests). In a plain URLSession
-        // reproduction (2 000 cancels), cancelling on the serial delegate
-        // queue still crashed 3 runs of 3, so serialising is no cure.
+        // crashed with the cache, after 150 to 2 150 requests; 0 of 10
+        // without (30 000 requests). In a plain URLSession reproduction
+        // (2 000 cancels per run), cancelling on the serial delegate queue
+        // still crashed 3 runs of 3: serialising is no cure.
         configuration.urlCache = nil
         #endif
         let events = URLSessionTaskEvents()

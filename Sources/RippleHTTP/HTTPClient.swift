@@ -6,12 +6,16 @@ import FoundationNetworking
 /// Sends HTTP requests as reactive ``Single``s: the lowest layer of a Ripple
 /// networking stack, and the seam where tests plug in a stub.
 ///
-/// Implementations start the request when the `Single` is subscribed (each
-/// subscription sends it again), cancel it when the subscription is disposed,
+/// Implementations start the request when the `Single` is subscribed, or as
+/// soon as they can after that (each subscription sends it again; a client
+/// that makes requests wait reports the real start through
+/// ``send(_:whenStarted:)``), cancel it when the subscription is disposed,
 /// and report failures as ``HTTPError``s:
 ///
 /// - ``HTTPError/transport(_:)`` when no response arrived,
-/// - ``HTTPError/notHTTPResponse(_:)`` when the answer is not HTTP.
+/// - ``HTTPError/notHTTPResponse(_:)`` when the answer is not HTTP,
+/// - ``HTTPError/responseTooLarge(limit:)`` when the body is over the
+///   client's limit.
 ///
 /// A client does **not** judge status codes: a `404` is a successful
 /// ``HTTPResponse``. ``Session`` and ``ObservableType/validate(_:)`` do that.

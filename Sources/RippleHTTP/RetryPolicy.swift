@@ -74,7 +74,7 @@ public struct RetryPolicy: Sendable {
 
     /// Why the policy is not valid, naming the first bad setting and its value
     /// (`"maxRetries must be 0 or more (got -1)"`), or `nil` when it is valid.
-    /// ``ObservableType/retry(_:scheduler:)`` fails with this text in an
+    /// `retry(_:scheduler:)` fails with this text in an
     /// ``HTTPError/invalidRequest(_:)``.
     public var invalidSetting: String? {
         if maxRetries < 0 {

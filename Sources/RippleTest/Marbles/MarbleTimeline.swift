@@ -35,7 +35,7 @@ public struct MarbleTiming: Equatable, Hashable, Sendable, CustomStringConvertib
 
     /// The virtual time of frame `frame`, saturating at `Int.min` / `Int.max`
     /// when it does not fit in a ``TestTime`` (marble strings are checked for
-    /// that before use, see ``validate(_:)``).
+    /// that before use, see `validate(_:)`).
     public func time(ofFrame frame: Int) -> TestTime {
         let (offset, productOverflow) = frame.multipliedReportingOverflow(by: ticksPerFrame)
         let (time, sumOverflow) = origin.addingReportingOverflow(offset)

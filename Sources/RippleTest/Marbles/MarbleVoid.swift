@@ -72,7 +72,7 @@ extension Marbles {
 
 /// Asserts that `observer` recorded the `Void` events of `marbles` (every letter
 /// or digit stands for `()`; `""` expects nothing). Reports like
-/// ``assertMarbles(_:_:values:error:timing:fileID:filePath:line:column:)``.
+/// `assertMarbles(_:_:values:)`.
 ///
 /// ```swift
 /// let res = scheduler.start { taps.asObservable() }

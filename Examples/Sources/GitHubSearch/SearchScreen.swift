@@ -95,7 +95,7 @@ public final class SearchScreen: TerminalScreen {
         lines.append(Line(
             "Type to search  ↑/↓ select  Enter details  r retry  Esc quit",
             style: TextStyle(dim: true)))
-        return Frame(lines: lines, cursor: (row: 1, column: "Search: ".count + state.field.cursor))
+        return Frame(lines: lines, cursor: (row: 1, column: "Search: ".count + state.field.cursorColumn))
     }
 
     static func statusLine(_ summary: SearchSummary, fieldText: String, spinner: String) -> Line {

@@ -9,7 +9,7 @@ import TerminalUI
 ///
 /// Typing edits the query (Left/Right/Home/End/Backspace/Ctrl-U too) and the
 /// results follow; Up/Down move the highlight (Down past the last result loads the
-/// next page); Enter opens the details and Esc or Backspace closes them; `r`
+/// next page and moves onto its first result); Enter opens the details and Esc or Backspace closes them; `r`
 /// retries while an error for the current query is shown (Ctrl-R at any time);
 /// Esc (in the list) or Ctrl-C quits.
 ///
@@ -102,7 +102,7 @@ public final class SearchScreen: TerminalScreen {
         let retryHint = " — press r to retry"
         switch summary.state {
         case .initial:
-            return Line("Type a query (language:swift stars:>100 work), or @login for an account's repositories",
+            return Line("Type words and qualifiers, e.g. ripple language:swift stars:>100, or @login for an account's repositories",
                         style: TextStyle(dim: true))
         case .loading:
             return Line("\(spinner) Loading…", style: TextStyle(foreground: .cyan))
@@ -301,11 +301,15 @@ struct ScreenTransition {
         case .down:
             if current + 1 < items.count {
                 state.highlighted = current + 1
-            } else {
-                state.highlighted = current
-                if hasMore && !summary.isLoadingMore {
+            } else if hasMore {
+                // Onto the first item of the next page: until it arrives the frame
+                // clamps the highlight to the last item; then it lands on the new one.
+                state.highlighted = items.count
+                if !summary.isLoadingMore {
                     return ScreenTransition(state: state, command: .loadNextPage)
                 }
+            } else {
+                state.highlighted = current
             }
         case .pageDown:
             state.highlighted = min(current + 10, max(items.count - 1, 0))

@@ -84,8 +84,13 @@ struct GitHubSearchCommand: ParsableCommand {
     func validate() throws {
         guard page >= 1 else { throw ValidationError("--page must be at least 1.") }
         guard (1...100).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 100.") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
-        guard cacheTTL >= 0 else { throw ValidationError("--cache-ttl must not be negative.") }
+        // Finite and bounded: the seconds become integer milliseconds and dates.
+        guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
+            throw ValidationError("--timeout must be a number of seconds greater than 0 and at most \(Int(Self.maximumTimeout)), not '\(timeout)'.")
+        }
+        guard cacheTTL.isFinite, cacheTTL >= 0, cacheTTL <= Self.maximumCacheTTL else {
+            throw ValidationError("--cache-ttl must be a number of seconds from 0 to \(Int(Self.maximumCacheTTL)), not '\(cacheTTL)'.")
+        }
         if let apiURL {
             guard let url = URL(string: apiURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
                 throw ValidationError("--api-url must be an http(s) URL, not '\(apiURL)'.")
@@ -101,6 +106,11 @@ struct GitHubSearchCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
     }
+
+    /// The longest `--timeout`: a day.
+    static let maximumTimeout: Double = 86_400
+    /// The longest `--cache-ttl`: a year.
+    static let maximumCacheTTL: Double = 31_536_000
 
     func run() throws {
         let recorder = trace.map { _ in TraceRecorder() }

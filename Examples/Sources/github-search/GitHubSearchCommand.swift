@@ -28,16 +28,31 @@ struct GitHubSearchCommand: ParsableCommand {
             @login for an account's repositories. Up/Down select, Enter shows details
             (Esc back), r retries after an error, Esc or Ctrl-C quits.
 
-            With --query, or without a terminal, it prints one page of results and exits
-            (status 1 and a message on standard error when the request fails).
+            With --query it prints one page of results and exits (status 1 and a message
+            on standard error when the request fails).
+
+            With --input KEYS, or when standard input is not a terminal (its bytes are the
+            keys), it runs the same screen without a terminal: it presses the keys, waits
+            for the results, prints the screen and exits. Text is typed; {enter} {esc}
+            {up} {down} {tab} {backspace} ... are keys (see `counter --help`).
             """
     )
+
+    /// `swift run github-search -- --flag` passes the `--` on; read the rest as options.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--" { arguments.removeFirst() }
+        main(arguments)
+    }
 
     @Option(help: ArgumentHelp("Use this GitHub-compatible API instead of the embedded mock (e.g. https://api.github.com).", valueName: "url"))
     var apiURL: String?
 
     @Option(help: ArgumentHelp("Print the results for this query and exit.", valueName: "query"))
     var query: String?
+
+    @Option(help: ArgumentHelp("Don't open the terminal: press these keys ({down}, {enter}... for keys), wait for the results, print the screen and exit.", valueName: "keys"))
+    var input: String?
 
     @Option(help: "The page to print with --query.")
     var page = 1
@@ -126,11 +141,23 @@ struct GitHubSearchCommand: ParsableCommand {
             }
         }
 
-        let interactive = query == nil && Terminal.isInteractive
-        if query == nil && !interactive {
-            printError("standard input or output is not a terminal: pass --query QUERY to print results, or run it in a terminal.")
-            throw ExitCode.failure
+        // Without --query: the terminal, or keys from --input or a non-terminal standard input.
+        var scriptedKeys: [Key]?
+        if query == nil {
+            if let input {
+                do {
+                    scriptedKeys = try ScriptedRun.keys(fromScript: input)
+                } catch {
+                    throw ValidationError(error.message)
+                }
+            } else if isatty(STDIN_FILENO) != 1 {
+                scriptedKeys = ScriptedRun.keys(fromBytes: Array(FileHandle.standardInput.readDataToEndOfFile()))
+            } else if !Terminal.isInteractive {
+                printError("standard output is not a terminal: pass --query QUERY to print results, --input KEYS to print the screen, or run it in a terminal.")
+                throw ExitCode.failure
+            }
         }
+        let interactive = query == nil && scriptedKeys == nil
 
         // The API: the embedded mock server, or --api-url.
         var server: MockGitHubServer?
@@ -192,6 +219,13 @@ struct GitHubSearchCommand: ParsableCommand {
         }
 
         MainActor.assumeIsolated {
+            if let scriptedKeys {
+                // Settled: longer than the debounce, and the spinner redraws while loading.
+                let run = ScriptedRun(quietPeriod: 0.6, timeout: timeout * 4 + 10, size: TerminalSize(rows: 24, columns: 100))
+                run.run(keys: scriptedKeys, onExit: writeTrace) { host in
+                    SearchScreen(host: host, store: store, source: source)
+                }
+            }
             TerminalApp.run(onExit: writeTrace) { host in
                 SearchScreen(host: host, store: store, source: source)
             }

@@ -93,14 +93,6 @@ final class CommandLineTests: MockServerTestCase {
         XCTAssertTrue(names.contains("query mode results: next"), "\(names)")
     }
 
-    func testWithoutATerminalAndWithoutQueryItExplains() throws {
-        let result = try GitHubSearchExecutable.run([])
-        XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(
-            result.stderr,
-            "error: standard input or output is not a terminal: pass --query QUERY to print results, or run it in a terminal.\n")
-    }
-
     func testInvalidOptions() throws {
         let result = try GitHubSearchExecutable.run(["--api-url", "ftp://x", "--query", "a"])
         XCTAssertEqual(result.status, 64)

@@ -26,7 +26,8 @@ public final class SearchScreen: TerminalScreen {
     ///   - host: the terminal.
     ///   - store: where the results come from.
     ///   - source: what the title says the results come from (`mock API at http://…`).
-    public init(host: TerminalHost, store: RepositoryStore, source: String) {
+    ///   - notice: a lasting warning shown after the title (the cache file cannot be used).
+    public init(host: TerminalHost, store: RepositoryStore, source: String, notice: String? = nil) {
         let latestSummary = BehaviorRelay(value: SearchSummary())
         let transitions: Signal<ScreenTransition> = host.keySignal
             .scan(ScreenTransition(state: ScreenState(), command: nil)) { previous, key in
@@ -60,7 +61,8 @@ public final class SearchScreen: TerminalScreen {
             }
         frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner) {
             state, summary, details, size, tick in
-            SearchScreen.frame(state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source)
+            SearchScreen.frame(
+                state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source, notice: notice)
         }
     }
 
@@ -68,15 +70,21 @@ public final class SearchScreen: TerminalScreen {
 
     /// Draws one frame.
     static func frame(
-        state: ScreenState, summary: SearchSummary, details: RepositoryDetails?, size: TerminalSize, spinnerTick: Int, source: String
+        state: ScreenState, summary: SearchSummary, details: RepositoryDetails?, size: TerminalSize, spinnerTick: Int, source: String,
+        notice: String? = nil
     ) -> Frame {
         let spinner = String(spinnerFrames[spinnerTick % spinnerFrames.count])
         if state.showingDetails, let details {
             return detailsFrame(details, size: size, spinner: spinner)
         }
         let width = max(size.columns, 10)
+        // A notice takes the source's place: it matters more, and both rarely fit.
+        let title = [
+            Span("GitHub search", style: TextStyle(bold: true)),
+            notice.map { Span("  ⚠ " + $0, style: TextStyle(foreground: .yellow)) } ?? Span("  ·  " + source, style: TextStyle(dim: true)),
+        ]
         var lines: [Line] = [
-            Line([Span("GitHub search", style: TextStyle(bold: true)), Span("  ·  " + source, style: TextStyle(dim: true))]),
+            Line(title),
             Line([Span("Search: ", style: TextStyle(bold: true)), Span(state.field.text)]),
             statusLine(summary, fieldText: state.field.text, spinner: spinner),
             Line(String(repeating: "─", count: width), style: TextStyle(dim: true)),

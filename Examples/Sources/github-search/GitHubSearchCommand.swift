@@ -180,13 +180,16 @@ struct GitHubSearchCommand: ParsableCommand {
             source = "mock GitHub API at \(baseURL.absoluteString)"
         }
 
-        // The cache.
+        // The cache: an unusable file (corrupt, locked by another process) means an
+        // in-memory cache for this run and a notice, not a failure.
         let database: GitHubCacheDatabase
+        var cacheNotice: String?
         do {
             if noCache {
                 database = try GitHubCacheDatabase.inMemory()
             } else {
-                database = try GitHubCacheDatabase(path: cache ?? Self.defaultCachePath(mock: apiURL == nil, baseURL: baseURL))
+                let path = cache ?? Self.defaultCachePath(mock: apiURL == nil, baseURL: baseURL)
+                (database, cacheNotice) = try GitHubCacheDatabase.openOrFallBack(path: path)
             }
             _ = try? database.removeExpired()
         } catch {
@@ -211,6 +214,7 @@ struct GitHubSearchCommand: ParsableCommand {
         let store = RepositoryStore(api: github, database: database, pageTimeToLive: cacheTTL, perPage: perPage)
 
         if let query {
+            if let cacheNotice { printError(cacheNotice, prefix: "warning: ") }
             let code = Self.printResults(of: query, page: page, store: store, timeout: timeout * 4 + 5)
             writeTrace()
             server?.stopBlocking()
@@ -223,11 +227,11 @@ struct GitHubSearchCommand: ParsableCommand {
                 // Settled: longer than the debounce, and the spinner redraws while loading.
                 let run = ScriptedRun(quietPeriod: 0.6, timeout: timeout * 4 + 10, size: TerminalSize(rows: 24, columns: 100))
                 run.run(keys: scriptedKeys, onExit: writeTrace) { host in
-                    SearchScreen(host: host, store: store, source: source)
+                    SearchScreen(host: host, store: store, source: source, notice: cacheNotice)
                 }
             }
             TerminalApp.run(onExit: writeTrace) { host in
-                SearchScreen(host: host, store: store, source: source)
+                SearchScreen(host: host, store: store, source: source, notice: cacheNotice)
             }
         }
     }

@@ -70,6 +70,17 @@ final class QueryBoundsTests: XCTestCase {
         XCTAssertEqual(get("/search/repositories", [("q", "a OR b OR c OR d AND e NOT f")]).status, 200)
     }
 
+    func testAnEightThousandTermQueryIsRefusedWithoutMatchingAnything() throws {
+        // Every term matches many bundled repositories, which made the old server
+        // score 8000 terms against each of them (seconds on the event loop).
+        let bundled = try MockGitHubEndpoints(fixtures: FixtureSet.bundled())
+        let q = Array(repeating: "swift", count: 8000).joined(separator: " ")
+        let started = ContinuousClock.now
+        let response = bundled.respond(method: "GET", path: "/search/repositories", query: QueryParameters([("q", q)]), baseURL: "http://api.test")
+        XCTAssertEqual(response.status, 422)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(1))
+    }
+
     /// A seeded stream of queries built from the pieces that matter (qualifiers,
     /// comparison operators, numbers near and beyond every bound, dates, quotes,
     /// operators, non-ASCII text): the parser never traps, and every query either

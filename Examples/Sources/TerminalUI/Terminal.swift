@@ -151,7 +151,7 @@ public enum TerminalError: Error, CustomStringConvertible {
     case notATerminal
 
     public var description: String {
-        "standard input is not a terminal (run the app in a terminal, or use its --query mode)"
+        "standard input is not a terminal (run the app in a terminal, or pass --input KEYS to run it without one; see --help)"
     }
 }
 

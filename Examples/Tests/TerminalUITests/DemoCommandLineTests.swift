@@ -27,3 +27,11 @@ final class ScriptedInputTests: XCTestCase {
         XCTAssertTrue(command.help.contains("  q  quit"))
     }
 }
+
+final class TerminalErrorTests: XCTestCase {
+    func testTheNoTerminalErrorPointsAtOptionsEveryAppHas() {
+        XCTAssertEqual(
+            TerminalError.notATerminal.description,
+            "standard input is not a terminal (run the app in a terminal, or pass --input KEYS to run it without one; see --help)")
+    }
+}

@@ -17,10 +17,12 @@ import TerminalUI
 /// the highlight, whether the details are open) and into commands for the
 /// ``SearchViewModel`` (its query, retry, load-next-page and selection inputs);
 /// frames combine that state with the view model's outputs and the terminal size.
-public final class SearchScreen: TerminalScreen {
+public final class SearchScreen: BusyReportingScreen {
     public let frames: Driver<Frame>
     public let quit: Signal<Void>
     public let viewModel: SearchViewModel
+    /// `true` while typed text waits for the debounce, or a page or the details load.
+    public let isBusy: Driver<Bool>
 
     /// - Parameters:
     ///   - host: the terminal.
@@ -59,6 +61,12 @@ public final class SearchScreen: TerminalScreen {
             .flatMapLatest { busy -> Driver<Int> in
                 busy ? Driver<Int>.interval(.milliseconds(100)).map { $0 + 1 }.startWith(0) : .just(0)
             }
+        isBusy = Driver.combineLatest(screenState, summary, viewModel.details) { state, summary, details in
+            state.field.text.trimmingCharacters(in: .whitespacesAndNewlines) != summary.query
+                || summary.state == .loading || summary.isRefreshing || summary.isLoadingMore
+                || (state.showingDetails && details?.isLoading != false)
+        }
+        .distinctUntilChanged()
         frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner) {
             state, summary, details, size, tick in
             SearchScreen.frame(

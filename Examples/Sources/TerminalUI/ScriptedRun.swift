@@ -7,7 +7,8 @@ import Ripple
 /// ``VirtualTerminal``, and when the keys are used up and the app has settled the
 /// screen's text is printed on standard output.
 ///
-/// *Settled* means no frame was drawn for ``quietPeriod``. Typed text arrives as a
+/// *Settled* means no frame was drawn for ``quietPeriod`` and, for a
+/// ``BusyReportingScreen``, that it is not busy. Typed text arrives as a
 /// burst, as a paste would; before every other key (Enter, arrows, Tab, Esc...) the
 /// run waits for the app to settle, so that a Down after a query acts on its results.
 /// A quit key (Esc, Ctrl-C, `q` in the counter) ends the run early; so does
@@ -35,6 +36,10 @@ public struct ScriptedRun: Sendable {
         let quit = QuitFlag()
         let subscription = TerminalApp.bind(screen, to: terminal) { quit.set() }
         AppLifetime.shared.keep(subscription, screen)
+        let busy = BusyFlag()
+        if let screen = screen as? BusyReportingScreen {
+            AppLifetime.shared.keep(screen.isBusy.drive(onNext: { busy.value = $0 }), screen)
+        }
         let run = self
         // Called on the main queue only, as `TerminalApp.run` calls it.
         let exitHandler = UncheckedSendable(onExit)
@@ -43,11 +48,11 @@ public struct ScriptedRun: Sendable {
             var settled = true
             for key in keys where !quit.isSet {
                 if case .character = key {} else if case .paste = key {} else {
-                    settled = run.waitUntilQuiet(terminal, deadline: deadline)
+                    settled = run.waitUntilQuiet(terminal, busy: busy, deadline: deadline)
                 }
                 DispatchQueue.main.sync { terminal.press(key) }
             }
-            if !quit.isSet { settled = run.waitUntilQuiet(terminal, deadline: deadline) && settled }
+            if !quit.isSet { settled = run.waitUntilQuiet(terminal, busy: busy, deadline: deadline) && settled }
             DispatchQueue.main.async {
                 let text = ScriptedRun.printable(terminal.screen)
                 FileHandle.standardOutput.write(Data((text + "\n").utf8))
@@ -64,14 +69,15 @@ public struct ScriptedRun: Sendable {
         dispatchMain()
     }
 
-    /// Waits until no frame was drawn for ``quietPeriod``; `false` at the deadline.
-    func waitUntilQuiet(_ terminal: VirtualTerminal, deadline: Date) -> Bool {
+    /// Waits until no frame was drawn for ``quietPeriod`` while not busy; `false`
+    /// at the deadline.
+    func waitUntilQuiet(_ terminal: VirtualTerminal, busy: BusyFlag, deadline: Date) -> Bool {
         var count = terminal.drawnFrames.count
         var quietSince = Date()
         while Date() < deadline {
             Thread.sleep(forTimeInterval: min(0.01, quietPeriod))
             let now = terminal.drawnFrames.count
-            if now != count {
+            if now != count || busy.value {
                 count = now
                 quietSince = Date()
             } else if Date().timeIntervalSince(quietSince) >= quietPeriod {
@@ -164,6 +170,17 @@ public struct ScriptedRun: Sendable {
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The latest `isBusy` of a ``BusyReportingScreen``, written on the main queue.
+final class BusyFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = false
+
+    var value: Bool {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }
 
 /// Set once by the app's quit signal, read by the feeding thread.

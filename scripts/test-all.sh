@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the root package's tests, the API reference built
 # with DocC (no warning allowed), the root package's stress tests under
-# ThreadSanitizer (whose build also checks type-checking time), the Examples package's tests, and a smoke run of every benchmark
-# workload (so the Benchmarks package keeps compiling; timings are not judged).
+# ThreadSanitizer (whose build also checks type-checking time), the Examples
+# package's tests, a smoke run of every benchmark workload (so the Benchmarks
+# package keeps compiling; timings are not judged), and every shell command the
+# documentation shows (scripts/check-doc-commands.sh).
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,3 +41,8 @@ swift test --package-path Examples
 echo "==> Benchmarks: build and smoke-run every workload"
 swift build -c release --package-path Benchmarks
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --smoke
+
+# Last, so that every package is built (the Benchmarks commands in README.md too)
+# and the documented commands run incrementally.
+echo "==> Documentation: every command of the \`\`\`sh blocks, as written"
+scripts/check-doc-commands.sh

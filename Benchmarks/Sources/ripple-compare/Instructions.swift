@@ -184,7 +184,7 @@ func runInstructionMode(
     print("valgrind --tool=callgrind, sizes \(instructionSizes.small) and \(instructionSizes.large), (count(large) − count(small)) / \(instructionSizes.large - instructionSizes.small); release build.")
 
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     do {
         try FileManager.default.createDirectory(at: resultsDirectory, withIntermediateDirectories: true)
         try encoder.encode(results).write(to: resultsDirectory.appendingPathComponent("instructions.json"))

@@ -23,7 +23,9 @@ let instructionSizes = (small: 200, large: 1_000)
 /// Workloads whose counts are not gated: they hand work to other threads, and
 /// callgrind only counts the thread that enters the measured region (the
 /// consumer's side is missing and depends on scheduling), so their figures move
-/// from run to run.
+/// from run to run (observe-on: 1 364 to 5 854 instructions per event). A new
+/// workload that hands work to another thread belongs here: run `--instructions`
+/// twice, and list it if its counts differ by more than 1 %.
 let ungatedWorkloads: Set<String> = ["observe-on"]
 
 /// The measured part of a `--run-once` child; callgrind collects only inside it.

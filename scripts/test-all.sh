@@ -3,7 +3,9 @@
 # with DocC (no warning allowed), the root package's stress tests under
 # ThreadSanitizer (whose build also checks type-checking time), the Examples
 # package's tests, a smoke run of every benchmark workload (so the Benchmarks
-# package keeps compiling; timings are not judged), and every shell command the
+# package keeps compiling; timings are not judged), Ripple's instruction counts
+# under valgrind against Benchmarks/instructions-baseline.json (counts, unlike
+# timings, do not depend on the machine's load), and every shell command the
 # documentation shows (scripts/check-doc-commands.sh).
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 set -euo pipefail
@@ -41,6 +43,10 @@ swift test --package-path Examples
 echo "==> Benchmarks: build and smoke-run every workload"
 swift build -c release --package-path Benchmarks
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --smoke
+
+echo "==> Benchmarks: Ripple's instructions per operation against the baseline (valgrind)"
+swift run -c release --skip-build --package-path Benchmarks ripple-compare \
+    --check Benchmarks/instructions-baseline.json
 
 # Last, so that every package is built (the Benchmarks commands in README.md too)
 # and the documented commands run incrementally.

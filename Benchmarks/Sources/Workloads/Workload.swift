@@ -47,6 +47,8 @@ public let allWorkloads: [Workload] = [
     observeOnSerialQueue,
     disposeBag,
 ] + operatorWorkloads
+    + constructionWorkloads
+    + [searchAsYouType]
 
 /// A value the optimiser must assume is used.
 @inline(never)

@@ -11,6 +11,10 @@ import Workloads
 //   ... ripple-compare --filter hot-chain                                  # some workloads
 //   ... ripple-compare --filter cold-range --implementation Ripple         # one implementation
 //                                                                          # (for perf / callgrind)
+//   ... ripple-compare --instructions                                      # instructions and allocations
+//                                                                          # per op under callgrind
+//   ... ripple-compare --check Benchmarks/instructions-baseline.json       # Ripple against the baseline
+//   ... ripple-compare --write-baseline Benchmarks/instructions-baseline.json
 
 // Start a second thread before measuring anything. While a process has a single
 // thread, glibc skips the atomic instructions of `pthread_mutex_lock`/`unlock`
@@ -41,6 +45,21 @@ let only: Implementation? = value(of: "--implementation").map { name in
     return implementation
 }
 let samples = smoke ? 1 : 7
+
+// Instructions and allocations per operation under callgrind (Instructions.swift).
+if let index = arguments.firstIndex(of: "--run-once") {
+    runOnce(Array(arguments[arguments.index(after: index)...].prefix(3)))
+}
+if arguments.contains("--instructions") || value(of: "--check") != nil || value(of: "--write-baseline") != nil {
+    let resultsDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".results")
+    runInstructionMode(
+        filter: filter, only: only,
+        check: value(of: "--check").flatMap { $0.isEmpty ? nil : $0 },
+        writeBaseline: value(of: "--write-baseline").flatMap { $0.isEmpty ? nil : $0 },
+        resultsDirectory: resultsDirectory)
+}
 
 struct Measurement: Codable {
     var nsPerOp: Double

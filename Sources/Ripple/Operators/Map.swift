@@ -54,33 +54,69 @@ extension Observable {
         _ transform: @escaping (Element) throws -> Result,
         then after: ((Result) throws -> Bool)?
     ) -> Observable<Result> {
+        // The closures below capture one object, `step`, and nothing else: Swift
+        // then uses that object as the closure's context instead of allocating one.
+        // Capturing the four values directly cost a context per closure: four
+        // allocations per `map`, now two (the `Producer` and `step`); measured with
+        // `ripple-compare --instructions`, `build-3-*` rows.
+        let step = MapStep(source: self, before: before, transform: transform, after: after)
         let fusion = OperatorFusion<Result>(
             appendingFilter: { next in
-                guard let after else { return self.fusedMap(filter: before, transform, then: next) }
-                return self.fusedMap(filter: before, transform, then: { try after($0) && next($0) })
+                guard let after = step.after else {
+                    return step.source.fusedMap(filter: step.before, step.transform, then: next)
+                }
+                return step.source.fusedMap(filter: step.before, step.transform, then: { try after($0) && next($0) })
             },
             filter: nil,
             subscribeHandlers: { handlers in
-                self.subscribe(sink: handlers.observer(filter: before, transform, then: after))
+                step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
             }
         )
         // One sink class per shape, so that the common ones (`map`, `map.filter`)
         // test no optional predicate per element.
         return Producer(fusion: fusion) { observer in
-            if let before {
-                let sink = FilterMapSink(before: before, transform: transform, after: after, observer: observer)
-                sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
+            if let before = step.before {
+                let sink = FilterMapSink(before: before, transform: step.transform, after: step.after, observer: observer)
+                sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
                 return sink
             }
-            if let after {
-                let sink = MapFilterSink(transform: transform, after: after, observer: observer)
-                sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
+            if let after = step.after {
+                let sink = MapFilterSink(transform: step.transform, after: after, observer: observer)
+                sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
                 return sink
             }
-            let sink = MapSink(transform: transform, observer: observer)
-            sink.setUpstream(self.subscribeNested(sink: AnyObserver { sink.on($0) }))
+            let sink = MapSink(transform: step.transform, observer: observer)
+            sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
+    }
+}
+
+/// What a fused `filter(before).map(transform).filter(after)` keeps: its source and
+/// its closures, in one object that the operator's closures share (see
+/// ``Observable/fusedMap(filter:_:then:)``).
+@usableFromInline
+final class MapStep<Source, Result> {
+    @usableFromInline
+    let source: Observable<Source>
+    @usableFromInline
+    let before: ((Source) throws -> Bool)?
+    @usableFromInline
+    let transform: (Source) throws -> Result
+    @usableFromInline
+    let after: ((Result) throws -> Bool)?
+
+    @inlinable
+    init(
+        source: Observable<Source>,
+        before: ((Source) throws -> Bool)?,
+        transform: @escaping (Source) throws -> Result,
+        after: ((Result) throws -> Bool)?
+    ) {
+        self.source = source
+        self.before = before
+        self.transform = transform
+        self.after = after
     }
 }
 

@@ -60,7 +60,7 @@ final class RippleTestCaseTests: RippleTestCase {
     func testResourcesReleasedOnAnotherThreadAreWaitedFor() {
         do {
             let subject = PublishSubject<Int>()
-            nonisolated(unsafe) let subscription = subject.subscribe(onNext: { _ in })
+            let subscription = subject.subscribe(onNext: { _ in })
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { subscription.dispose() }
         }
         XCTAssertEqual(endCheck(), [])

@@ -36,6 +36,27 @@ enum MainActorDelivery {
             runAssumingMainActor(handler, value)
             return
         }
+        reportViolation(method: method)
+        let work = UncheckedSendable((value, handler))
+        DispatchQueue.main.async {
+            runAssumingMainActor(work.value.1, work.value.0)
+        }
+    }
+
+    /// Returns `body()`, a main-actor function, checked as ``deliver(_:to:method:)``
+    /// is; off the main actor the call waits for the main queue to run it.
+    static func call<Value>(_ body: @escaping @MainActor () -> Value, method: String) -> Value {
+        if isOnMainActor {
+            return runAssumingMainActor({ _ in body() }, ())
+        }
+        reportViolation(method: method)
+        let work = UncheckedSendable(body)
+        return DispatchQueue.main.sync {
+            UncheckedSendable(runAssumingMainActor({ _ in work.value() }, ()))
+        }.value
+    }
+
+    private static func reportViolation(method: String) {
         let message = """
             Ripple: the @MainActor handler of \(method) was called off the main thread \
             (\(Thread.current)). Deliver on the main thread: use a Driver or Signal \
@@ -47,10 +68,6 @@ enum MainActorDelivery {
         #else
         Hooks.reportContractViolation(message)
         #endif
-        let work = UncheckedSendable((value, handler))
-        DispatchQueue.main.async {
-            runAssumingMainActor(work.value.1, work.value.0)
-        }
     }
 
     /// Calls a main-actor function from code that has checked it is on the main
@@ -58,9 +75,11 @@ enum MainActorDelivery {
     /// its check is skipped because it may disagree with ours on a main queue
     /// drained by another thread (see ``isOnMainActor``). A synchronous
     /// global-actor function has the same representation as a non-isolated one.
-    private static func runAssumingMainActor<Value>(_ handler: @escaping @MainActor (Value) -> Void, _ value: Value) {
-        let plain = unsafeBitCast(handler, to: ((Value) -> Void).self)
-        plain(value)
+    private static func runAssumingMainActor<Value, Result>(
+        _ handler: @escaping @MainActor (Value) -> Result, _ value: Value
+    ) -> Result {
+        let plain = unsafeBitCast(handler, to: ((Value) -> Result).self)
+        return plain(value)
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends HTTP requests as reactive ``Single``s: the lowest layer of a Ripple
+/// Sends HTTP requests as reactive `Single`s: the lowest layer of a Ripple
 /// networking stack, and the seam where tests plug in a stub.
 ///
 /// Implementations start the request when the `Single` is subscribed (each
@@ -14,7 +14,7 @@ import FoundationNetworking
 /// - ``HTTPError/notHTTPResponse(_:)`` when the answer is not HTTP.
 ///
 /// A client does **not** judge status codes: a `404` is a successful
-/// ``HTTPResponse``. ``Session`` and ``ObservableType/validate(_:)`` do that.
+/// ``HTTPResponse``. ``Session`` and ``Ripple/ObservableType/validate(_:)`` do that.
 ///
 /// ```
 /// send(request):   ----------(response|)      the server answered

@@ -26,7 +26,9 @@ extension ObservableType {
     ///                                              --·5s·--...
     /// ```
     public func retry(_ policy: RetryPolicy, scheduler: SchedulerType) -> Observable<Element> {
-        guard policy.isValid else { return .error(RxError.argumentOutOfRange) }
+        if let invalid = policy.invalidSetting(in: "retry(_:scheduler:)") {
+            return .error(RxError.argumentOutOfRange(invalid))
+        }
         guard policy.maxRetries > 0 else { return asObservable() }
         return asObservable().retry(when: { (errors: Observable<Swift.Error>) -> Observable<Int> in
             errors.enumerated().flatMap { index, error -> Observable<Int> in

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// // fails at 0 → waits 0.5 s (±20%) → fails → 1 s → fails → 2 s → last attempt
 /// ```
 ///
-/// Apply it with ``ObservableType/retry(_:scheduler:)`` or give it to a
+/// Apply it with ``Ripple/ObservableType/retry(_:scheduler:)`` or give it to a
 /// ``Session`` or a ``Request``.
 public struct RetryPolicy: Sendable {
     /// How many times a failed request is tried again (attempts = retries + 1).
@@ -77,6 +77,21 @@ public struct RetryPolicy: Sendable {
             && maxDelay >= 0 && !maxDelay.isNaN
             && jitter.factor >= 0 && jitter.factor <= 1
             && (retryAfterLimit.map { $0 >= 0 && !$0.isNaN } ?? true)
+    }
+
+    /// The first setting that makes the policy invalid, as the detail of the
+    /// `RxError.argumentOutOfRange` that `operation` fails with.
+    func invalidSetting(in operation: String) -> RxError.OutOfRangeArgument? {
+        func setting(_ name: String, _ value: some Any, _ requirement: String) -> RxError.OutOfRangeArgument {
+            RxError.OutOfRangeArgument(operation: operation, name: "policy.\(name)", value: value, requirement: requirement)
+        }
+        if maxRetries < 0 { return setting("maxRetries", maxRetries, "it must be 0 or more") }
+        if !(initialDelay.isFinite && initialDelay >= 0) { return setting("initialDelay", initialDelay, "it must be finite, 0 or more") }
+        if !(multiplier.isFinite && multiplier >= 0) { return setting("multiplier", multiplier, "it must be finite, 0 or more") }
+        if !(maxDelay >= 0 && !maxDelay.isNaN) { return setting("maxDelay", maxDelay, "it must be 0 or more") }
+        if !(jitter.factor >= 0 && jitter.factor <= 1) { return setting("jitter.factor", jitter.factor, "it must be in 0...1") }
+        if let limit = retryAfterLimit, !(limit >= 0 && !limit.isNaN) { return setting("retryAfterLimit", limit, "it must be 0 or more") }
+        return nil
     }
 
     /// Failures worth another try: connection failures, lost connections and

@@ -14,7 +14,7 @@ import FoundationNetworking
 ///   (Linux) counts it in whole seconds and fails a request with a shorter
 ///   interval at once, so there the interval is rounded up to whole seconds.
 ///   For a precise timeout on a Ripple scheduler use ``Session``'s timeout or
-///   ``ObservableType/requestTimeout(_:scheduler:)``.
+///   ``Ripple/ObservableType/requestTimeout(_:scheduler:)``.
 /// - The outcome is delivered on the session's delegate queue, from
 ///   `URLSession`'s completion handler: no lock is held while your observer
 ///   runs. Use `observe(on: MainScheduler.instance)` before touching the UI.

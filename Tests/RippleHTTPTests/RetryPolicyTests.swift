@@ -61,16 +61,24 @@ final class RetryPolicyTests: HTTPTestCase {
         let xs = scheduler.createColdObservable([.error(5, unavailable, Int.self)])
         XCTAssertEqual(scheduler.start { xs.retry(RetryPolicy.never, scheduler: scheduler) }.events, [.error(205, unavailable)])
 
-        for invalid in [
-            RetryPolicy(maxRetries: -1), RetryPolicy(initialDelay: -1), RetryPolicy(initialDelay: .nan),
-            RetryPolicy(multiplier: .infinity), RetryPolicy(maxDelay: -5), RetryPolicy(jitter: .proportional(1.5)),
-            RetryPolicy(retryAfterLimit: -1),
+        for (invalid, detail) in [
+            (RetryPolicy(maxRetries: -1), "policy.maxRetries = -1"),
+            (RetryPolicy(initialDelay: -1), "policy.initialDelay = -1.0"),
+            (RetryPolicy(initialDelay: .nan), "policy.initialDelay = nan"),
+            (RetryPolicy(multiplier: .infinity), "policy.multiplier = inf"),
+            (RetryPolicy(maxDelay: -5), "policy.maxDelay = -5.0"),
+            (RetryPolicy(jitter: .proportional(1.5)), "policy.jitter.factor = 1.5"),
+            (RetryPolicy(retryAfterLimit: -1), "policy.retryAfterLimit = -1.0"),
         ] {
             XCTAssertFalse(invalid.isValid)
             let scheduler = TestScheduler(initialClock: 0)
             let ys = scheduler.createColdObservable([.next(5, 1)])
-            XCTAssertEqual(scheduler.start { ys.retry(invalid, scheduler: scheduler) }.events, [.error(200, RxError.argumentOutOfRange)])
+            let events = scheduler.start { ys.retry(invalid, scheduler: scheduler) }.events
+            XCTAssertEqual(events, [.error(200, RxError.argumentOutOfRange)])
             XCTAssertEqual(ys.subscriptions, [])
+            // The message names the operator and the setting.
+            let message = events.first?.value.error.map { String(describing: $0) } ?? ""
+            XCTAssertTrue(message.hasPrefix("Argument out of range: \(detail) in retry(_:scheduler:); "), message)
         }
         XCTAssertTrue(RetryPolicy.default.isValid)
     }

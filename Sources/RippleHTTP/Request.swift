@@ -55,7 +55,7 @@ public struct AcceptableStatusCodes: Sendable, ExpressibleByArrayLiteral, Custom
     @discardableResult
     public func validate(_ response: HTTPResponse) throws -> HTTPResponse {
         guard contains(response.statusCode) else {
-            throw HTTPError.unacceptableStatusCode(response.statusCode, headers: response.headers, body: response.data)
+            throw HTTPError.unacceptableStatusCode(response.statusCode, headers: response.headers, body: HTTPError.bodyPrefix(response.data))
         }
         return response
     }
@@ -211,7 +211,7 @@ extension Request {
         } catch let error as HTTPError {
             throw error
         } catch {
-            throw HTTPError.undecodableBody(error, body: response.data)
+            throw HTTPError.undecodableBody(error, body: HTTPError.bodyPrefix(response.data))
         }
     }
 }

@@ -70,27 +70,31 @@ public struct RetryPolicy: Sendable {
 
     /// `true` when the settings make sense: `maxRetries ≥ 0`, delays ≥ 0 and
     /// finite, `multiplier ≥ 0` and finite, jitter factor in `0...1`.
-    public var isValid: Bool {
-        maxRetries >= 0
-            && initialDelay.isFinite && initialDelay >= 0
-            && multiplier.isFinite && multiplier >= 0
-            && maxDelay >= 0 && !maxDelay.isNaN
-            && jitter.factor >= 0 && jitter.factor <= 1
-            && (retryAfterLimit.map { $0 >= 0 && !$0.isNaN } ?? true)
-    }
+    public var isValid: Bool { invalidSetting == nil }
 
-    /// The first setting that makes the policy invalid, as the detail of the
-    /// `RxError.argumentOutOfRange` that `operation` fails with.
-    func invalidSetting(in operation: String) -> RxError.OutOfRangeArgument? {
-        func setting(_ name: String, _ value: some Any, _ requirement: String) -> RxError.OutOfRangeArgument {
-            RxError.OutOfRangeArgument(operation: operation, name: "policy.\(name)", value: value, requirement: requirement)
+    /// Why the policy is not valid, naming the first bad setting and its value
+    /// (`"maxRetries must be 0 or more (got -1)"`), or `nil` when it is valid.
+    /// ``ObservableType/retry(_:scheduler:)`` fails with this text in an
+    /// ``HTTPError/invalidRequest(_:)``.
+    public var invalidSetting: String? {
+        if maxRetries < 0 {
+            return "maxRetries must be 0 or more (got \(maxRetries))"
         }
-        if maxRetries < 0 { return setting("maxRetries", maxRetries, "it must be 0 or more") }
-        if !(initialDelay.isFinite && initialDelay >= 0) { return setting("initialDelay", initialDelay, "it must be finite, 0 or more") }
-        if !(multiplier.isFinite && multiplier >= 0) { return setting("multiplier", multiplier, "it must be finite, 0 or more") }
-        if !(maxDelay >= 0 && !maxDelay.isNaN) { return setting("maxDelay", maxDelay, "it must be 0 or more") }
-        if !(jitter.factor >= 0 && jitter.factor <= 1) { return setting("jitter.factor", jitter.factor, "it must be in 0...1") }
-        if let limit = retryAfterLimit, !(limit >= 0 && !limit.isNaN) { return setting("retryAfterLimit", limit, "it must be 0 or more") }
+        if !(initialDelay.isFinite && initialDelay >= 0) {
+            return "initialDelay must be a finite number of seconds, 0 or more (got \(initialDelay))"
+        }
+        if !(multiplier.isFinite && multiplier >= 0) {
+            return "multiplier must be finite, 0 or more (got \(multiplier))"
+        }
+        if !(maxDelay >= 0) {
+            return "maxDelay must be 0 or more seconds (got \(maxDelay))"
+        }
+        if !(jitter.factor >= 0 && jitter.factor <= 1) {
+            return "jitter factor must be in 0...1 (got \(jitter.factor))"
+        }
+        if let limit = retryAfterLimit, !(limit >= 0) {
+            return "retryAfterLimit must be 0 or more seconds, or nil (got \(limit))"
+        }
         return nil
     }
 

@@ -77,8 +77,9 @@ public struct Subscription: Equatable, Hashable, Sendable, CustomDebugStringConv
         self.unsubscribe = unsubscribe
     }
 
-    /// `(200 : 1000)`, or `(200 : Infinity)` while subscribed.
+    /// `(200: 1000)`, or `(200: Infinity)` while subscribed, as RxTest 6 prints
+    /// it (RxTest before 6.0 printed a space before the colon).
     public var debugDescription: String {
-        "(\(subscribe) : \(unsubscribe == Int.max ? "Infinity" : String(unsubscribe)))"
+        "(\(subscribe): \(unsubscribe == Int.max ? "Infinity" : String(unsubscribe)))"
     }
 }

@@ -142,8 +142,8 @@ import XCTest
           expected: ^----!
           actual:   ^
                     --^-!
-          expected subscriptions: (200 : 250)
-          actual subscriptions:   (200 : Infinity), (220 : 240)
+          expected subscriptions: (200: 250)
+          actual subscriptions:   (200: Infinity), (220: 240)
         """)
         #expect(try Marbles.compare([Subscription(200)], ["^---"]).matches)
         #expect(try Marbles.compare([], []).matches)

@@ -10,13 +10,13 @@ final class RecordedDescriptionTests: XCTestCase {
     }
 
     func testSubscriptionDescriptionMatchesRxTest() {
-        XCTAssertEqual(Subscription(200, 210).debugDescription, "(200 : 210)")
-        XCTAssertEqual(String(reflecting: Subscription(200, 1000)), "(200 : 1000)")
+        XCTAssertEqual(Subscription(200, 210).debugDescription, "(200: 210)")
+        XCTAssertEqual(String(reflecting: Subscription(200, 1000)), "(200: 1000)")
     }
 
     func testUnfinishedSubscriptionReadsInfinity() {
-        XCTAssertEqual(Subscription(200).debugDescription, "(200 : Infinity)")
-        XCTAssertEqual(Subscription(200, Int.max).debugDescription, "(200 : Infinity)")
+        XCTAssertEqual(Subscription(200).debugDescription, "(200: Infinity)")
+        XCTAssertEqual(Subscription(200, Int.max).debugDescription, "(200: Infinity)")
     }
 
     func testRecordedDescriptionIsValueAtTime() {

@@ -268,12 +268,7 @@ public func assertMarbles<Element: Equatable & MarbleValue>(
 /// assertSubscriptions(xs, "^-!")
 /// ```
 ///
-<<<<<<< HEAD
 /// Reports like `assertMarbles(_:_:values:)`.
-@discardableResult
-=======
-/// Reports like ``assertMarbles(_:_:values:error:timing:fileID:filePath:line:column:)``.
->>>>>>> a1
 public func assertSubscriptions<Element>(
     _ observable: TestableObservable<Element>, _ marbles: String..., timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

@@ -32,6 +32,19 @@ let package = Package(
         // of their own, so the rest of the tests see Ripple's declarations only).
         .target(name: "RippleCompatFixture", dependencies: ["Ripple"], path: "Tests/RippleCompatFixture"),
         .testTarget(name: "RippleCompatTests", dependencies: ["Ripple", "RippleCompatFixture"]),
+        // User code, not Ripple's tests: each target compiles the way an app would
+        // write it, and a warning is a build failure (`-warnings-as-errors` is fine
+        // on test targets, which no other package builds).
+        // Swift 6 language mode: Sendable hand-offs, actors, tasks, main-actor code.
+        .testTarget(
+            name: "RippleSwift6UsageTests", dependencies: ["Ripple", "RippleTest"],
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+        ),
+        // Swift 5 language mode: RxSwift-style code must keep compiling, warning-free.
+        .testTarget(
+            name: "RippleSwift5UsageTests", dependencies: ["Ripple", "RippleTest"],
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -64,7 +64,7 @@ final class RippleTestCaseTests: RippleTestCase {
     func testResourcesReleasedOnAnotherThreadAreWaitedFor() {
         do {
             let subject = PublishSubject<Int>()
-            nonisolated(unsafe) let subscription = subject.subscribe(onNext: { _ in })
+            let subscription = subject.subscribe(onNext: { _ in })
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { subscription.dispose() }
         }
         XCTAssertEqual(endCheck(), [])
@@ -107,7 +107,7 @@ final class RippleTestCaseTests: RippleTestCase {
             let subject = PublishSubject<Int>()
             // Released one by one, each before the settle time passes.
             for index in 1...3 {
-                nonisolated(unsafe) let subscription = subject.subscribe(onNext: { _ in })
+                let subscription = subject.subscribe(onNext: { _ in })
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.1 * Double(index)) { subscription.dispose() }
             }
         }

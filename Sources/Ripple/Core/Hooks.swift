@@ -3,7 +3,11 @@ import Synchronization
 
 /// Global customisation points, as in RxSwift.
 ///
-/// All properties are thread-safe to read and write.
+/// All properties are thread-safe to read and write. The handlers are called on
+/// whichever thread meets the error, hence `@Sendable`; the properties are
+/// `@preconcurrency`, so RxSwift-style code in Swift 5 language mode that sets a
+/// handler capturing a local variable compiles without new diagnostics, while
+/// Swift 6 mode checks the captures.
 public enum Hooks {
     /// Receives the errors of subscriptions that have no `onError` handler.
     /// The first argument is the call stack captured at subscription when
@@ -25,6 +29,7 @@ public enum Hooks {
 
     /// Called with an error that reached a subscription without an `onError`
     /// handler. The default prints `Unhandled error happened: ...`.
+    @preconcurrency
     public static var defaultErrorHandler: DefaultErrorHandler {
         get { state.withLock { $0.defaultErrorHandler } }
         set { state.withLock { $0.defaultErrorHandler = newValue } }
@@ -39,6 +44,7 @@ public enum Hooks {
     }
 
     /// How a subscription's call stack is captured.
+    @preconcurrency
     public static var customCaptureSubscriptionCallstack: CustomCaptureSubscriptionCallstack {
         get { state.withLock { $0.captureCallStack } }
         set { state.withLock { $0.captureCallStack = newValue } }
@@ -48,6 +54,7 @@ public enum Hooks {
     /// for example an error reaching `bind(to:)` or a `SingleAssignmentDisposable`
     /// assigned twice. Ripple does not crash: it reports the problem here (the
     /// default prints it) and keeps the stream's contract intact.
+    @preconcurrency
     public static var contractViolationHandler: @Sendable (String) -> Void {
         get { state.withLock { $0.contractViolationHandler } }
         set { state.withLock { $0.contractViolationHandler = newValue } }

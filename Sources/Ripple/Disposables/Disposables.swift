@@ -10,6 +10,14 @@ public enum Disposables {
 
     /// A disposable that runs `dispose` once, on the first call to `dispose()`, and
     /// then releases the closure.
+    ///
+    /// The closure runs on the thread that disposes, which may not be the one that
+    /// created it. Like the closures of `subscribe(onDisposed:)` and `do(onDispose:)`
+    /// it is not required to be `@Sendable`, so RxSwift code such as
+    /// `Disposables.create { cancelled = true }` keeps compiling in both language
+    /// modes; the disposable itself is `Sendable` (the closure is taken out under a
+    /// lock and called at most once). Capture thread-safe state, or dispose on the
+    /// closure's own thread or actor.
     public static func create(with dispose: @escaping () -> Void) -> Cancelable {
         AnonymousDisposable(dispose)
     }

@@ -11,6 +11,11 @@ public typealias RxTime = Date
 /// Runs units of work.
 ///
 /// Schedulers are `Sendable`: an operator may keep one and use it from any thread.
+/// The protocol is `@preconcurrency` (Sendable came after RxSwift's API): a
+/// scheduler of yours written in Swift 5 language mode gets no new diagnostics;
+/// in Swift 6 mode make it a `final class` whose state is behind a lock
+/// (`@unchecked Sendable`), a `Sendable` struct, or an actor-backed type.
+@preconcurrency
 public protocol ImmediateSchedulerType: Sendable {
     /// Runs `action(state)` as soon as the scheduler allows.
     ///

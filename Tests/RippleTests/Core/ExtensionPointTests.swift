@@ -47,7 +47,7 @@ final class ExtensionPointTests: RippleTestCase {
     }
 
     func testCustomDisposableAndCancelable() {
-        final class Flag: Cancelable {
+        final class Flag: Cancelable, @unchecked Sendable {
             private(set) var isDisposed = false
             func dispose() { isDisposed = true }
         }

@@ -208,7 +208,7 @@ final class CreationTests: RippleTestCase {
     }
 }
 
-final class TestResource: Disposable {
+final class TestResource: Disposable, @unchecked Sendable {
     private let onDispose: () -> Void
     init(_ onDispose: @escaping () -> Void) { self.onDispose = onDispose }
     func dispose() { onDispose() }

@@ -2,7 +2,7 @@ import Ripple
 import RippleTest
 
 /// A resource for `using` that records when (in virtual time) it was disposed.
-final class VirtualTimeResource: Disposable {
+final class VirtualTimeResource: Disposable, @unchecked Sendable {
     private let scheduler: TestScheduler
     private(set) var disposedAt: [TestTime] = []
 

@@ -1,0 +1,187 @@
+import Foundation
+import Ripple
+import RippleTest
+import XCTest
+
+// RxSwift-style user code in Swift 5 language mode. This target is built with
+// `-warnings-as-errors`: code ported from RxSwift must keep compiling with no new
+// diagnostics even though Ripple's disposables, schedulers and hooks are Sendable.
+
+/// A user scheduler, written as RxSwift apps do: a non-final class with mutable
+/// state and no locking.
+class CountingScheduler: ImmediateSchedulerType {
+    var scheduled = 0
+
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduled += 1
+        return action(state)
+    }
+}
+
+/// A user disposable with a mutable flag.
+class FlagDisposable: Disposable {
+    var isDisposed = false
+
+    func dispose() {
+        isDisposed = true
+    }
+}
+
+/// A user cancelable.
+class TokenCancelable: Cancelable {
+    private(set) var isDisposed = false
+
+    func dispose() {
+        isDisposed = true
+    }
+}
+
+/// A virtual-time converter over plain integers, as RxTest users write.
+struct TickConverter: VirtualTimeConverterType {
+    func convertFromVirtualTime(_ virtualTime: Int) -> RxTime { Date(timeIntervalSince1970: Double(virtualTime)) }
+    func convertToVirtualTime(_ time: RxTime) -> Int { Int(time.timeIntervalSince1970) }
+    func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval { Double(virtualTimeInterval) }
+    func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> Int { Int(timeInterval) }
+    func offsetVirtualTime(_ time: Int, offset: Int) -> Int { time + offset }
+    func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
+        lhs < rhs ? .lessThan : (lhs == rhs ? .equal : .greaterThan)
+    }
+}
+
+/// A subclass of `VirtualTimeScheduler`. Swift requires every subclass of an
+/// `@unchecked Sendable` class to restate the conformance (in every language mode,
+/// as for `NSManagedObject` subclasses); that is the only addition to RxTest code.
+final class TickScheduler: VirtualTimeScheduler<TickConverter>, @unchecked Sendable {
+    var adjustments = 0
+
+    init() {
+        super.init(initialClock: 0, converter: TickConverter())
+    }
+
+    override func adjustScheduledTime(_ time: Int) -> Int {
+        adjustments += 1
+        return time
+    }
+}
+
+/// A view model in RxSwift/RxCocoa style.
+final class LoginViewModel {
+    let username = BehaviorRelay<String>(value: "")
+    let password = BehaviorRelay<String>(value: "")
+    let loginTaps = PublishRelay<Void>()
+
+    let isValid: Driver<Bool>
+    let status: Driver<String>
+
+    init(login: @escaping (String, String) -> Single<Bool>) {
+        let credentials = Observable.combineLatest(username.asObservable(), password.asObservable())
+        isValid = credentials
+            .map { name, password in !name.isEmpty && password.count >= 4 }
+            .asDriver(onErrorJustReturn: false)
+        status = loginTaps
+            .withLatestFrom(credentials)
+            .flatMapLatest { name, password in
+                login(name, password).asObservable().map { $0 ? "Welcome, \(name)" : "Wrong password" }
+            }
+            .startWith("")
+            .asDriver(onErrorJustReturn: "Network error")
+    }
+}
+
+/// A view that binds the view model, RxCocoa style.
+final class LoginView {
+    var buttonEnabled = false
+    var statusText = ""
+    let bag = DisposeBag()
+
+    func bind(_ viewModel: LoginViewModel) {
+        viewModel.isValid
+            .drive(onNext: { [weak self] valid in self?.buttonEnabled = valid })
+            .disposed(by: bag)
+        viewModel.status
+            .drive(Binder(self) { view, text in view.statusText = text })
+            .disposed(by: bag)
+    }
+}
+
+final class RxSwiftStyleUsageTests: RippleTestCase {
+    func testViewModelBindsAView() {
+        var attempts: [String] = []
+        let viewModel = LoginViewModel(login: { name, password in
+            attempts.append(name)
+            return .just(password == "secret")
+        })
+        let view = LoginView()
+        view.bind(viewModel)
+        XCTAssertFalse(view.buttonEnabled)
+        viewModel.username.accept("ada")
+        viewModel.password.accept("secret")
+        XCTAssertTrue(view.buttonEnabled)
+        viewModel.loginTaps.accept(())
+        XCTAssertEqual(view.statusText, "Welcome, ada")
+        XCTAssertEqual(attempts, ["ada"])
+    }
+
+    func testUserSchedulerRunsObserveOnWork() {
+        let scheduler = CountingScheduler()
+        var values: [Int] = []
+        let subscription = Observable.of(1, 2).observe(on: scheduler).subscribe(onNext: { values.append($0) })
+        XCTAssertEqual(values, [1, 2])
+        XCTAssertGreaterThan(scheduler.scheduled, 0)
+        subscription.dispose()
+    }
+
+    func testVirtualTimeSchedulerSubclass() {
+        let scheduler = TickScheduler()
+        var fired: [Int] = []
+        let subscription = Observable<Int>.timer(.seconds(3), scheduler: scheduler)
+            .subscribe(onNext: { _ in fired.append(scheduler.clock) })
+        scheduler.start()
+        XCTAssertEqual(fired, [3])
+        XCTAssertGreaterThan(scheduler.adjustments, 0)
+        subscription.dispose()
+    }
+
+    func testDefaultErrorHandlerCapturesALocalVariable() {
+        var unhandled: [String] = []
+        let previous = Hooks.defaultErrorHandler
+        Hooks.defaultErrorHandler = { _, error in unhandled.append("\(error)") }
+        defer { Hooks.defaultErrorHandler = previous }
+        _ = Observable<Int>.error(RxError.unknown).subscribe()
+        XCTAssertEqual(unhandled.count, 1)
+    }
+
+    func testCreateWithADisposeClosureThatMutatesState() {
+        var cancelled = false
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            return Disposables.create { cancelled = true }
+        }
+        let flag = FlagDisposable()
+        let token = TokenCancelable()
+        let subscription = source.subscribe(onNext: { _ in })
+        let all = Disposables.create(subscription, flag, token)
+        all.dispose()
+        XCTAssertTrue(cancelled)
+        XCTAssertTrue(flag.isDisposed)
+        XCTAssertTrue(token.isDisposed)
+    }
+
+    func testBackgroundWorkCapturesNonSendableState() {
+        let subject = PublishSubject<Int>()
+        var received: [Int] = []
+        let done = expectation(description: "delivered")
+        let subscription = subject
+            .observe(on: MainScheduler.instance)
+            .subscribe(onNext: { value in
+                received.append(value)
+                done.fulfill()
+            })
+        DispatchQueue.global().async {
+            subject.onNext(5)
+        }
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(received, [5])
+        subscription.dispose()
+    }
+}

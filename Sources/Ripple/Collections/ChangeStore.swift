@@ -1,0 +1,226 @@
+import Synchronization
+
+/// The storage behind ``ObservableArray`` and ``ObservableSections``: a value
+/// under a lock, the subscribers, and the queue that delivers changes in the
+/// order the mutations happened.
+///
+/// ## Ordering
+/// A mutation changes the value and computes its change inside one critical
+/// section. If nobody is delivering, the mutating thread becomes the *deliverer*:
+/// it delivers its change outside the lock, then any change other threads queued
+/// meanwhile. Otherwise the change is queued, with the subscribers of that moment,
+/// and the current deliverer sends it. So changes reach every subscriber one at a
+/// time and in mutation order, no thread waits for another's observers, and an
+/// observer that mutates the value (re-entrancy) has its change delivered after
+/// the current one reached everybody.
+///
+/// A subscriber's initial change is a snapshot taken in the same critical section
+/// that adds it to the subscribers, and it goes through the same queue: it sees
+/// every later change and none that its snapshot already contains.
+///
+/// ## User code
+/// Observers run outside the lock. The closures of `batchUpdate` and
+/// `removeAll(where:)` run inside it — they are the mutation — with a guard that
+/// turns a call back into the same store on that thread (which would deadlock)
+/// into a precondition failure that says what happened.
+@usableFromInline
+final class ChangeStore<Value, Change>: @unchecked Sendable {
+    @usableFromInline
+    typealias Observers = ContiguousArray<ChangeSubscription<Change>?>
+
+    @usableFromInline
+    enum Delivery {
+        case change(Change, Observers)
+        case initial(Change, ChangeSubscription<Change>)
+    }
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: Value
+        @usableFromInline var observers = Bag<ChangeSubscription<Change>>()
+        @usableFromInline var queue = RingBuffer<Delivery>()
+        @usableFromInline var isDelivering = false
+
+        @inlinable
+        init(value: Value) {
+            self.value = value
+        }
+    }
+
+    @usableFromInline
+    let state: LockedState<State>
+
+    /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
+    @usableFromInline
+    let userCodeThread = Atomic<UInt>(0)
+
+    /// The name used in precondition messages (`ObservableArray`, ...).
+    @usableFromInline
+    let typeName: String
+
+    @usableFromInline
+    let makeInitial: (Value) -> Change
+
+    @inlinable
+    init(_ value: Value, typeName: String, makeInitial: @escaping (Value) -> Change) {
+        state = LockedState(State(value: value))
+        self.typeName = typeName
+        self.makeInitial = makeInitial
+    }
+
+    /// Stops with a clear message instead of deadlocking when user code running
+    /// under the lock (a batch closure) calls back into the store.
+    @inlinable
+    @inline(__always)
+    func checkNotInsideBatch(_ method: StaticString) {
+        if userCodeThread.load(ordering: .relaxed) == currentThreadID() {
+            reentrancyFailure(method)
+        }
+    }
+
+    @usableFromInline
+    func reentrancyFailure(_ method: StaticString) -> Never {
+        preconditionFailure(
+            "\(typeName).\(method) called from inside the same \(typeName)'s batchUpdate or removeAll(where:) closure; use the batch's own collection instead")
+    }
+
+    /// Reads the value under the lock.
+    @inlinable
+    func read<Result>(_ method: StaticString, _ body: (Value) -> Result) -> Result {
+        checkNotInsideBatch(method)
+        return state.withLock { body($0.value) }
+    }
+
+    /// Mutates the value; `body` returns the change to deliver (`nil`: nothing
+    /// changed) and a result for the caller.
+    @inlinable
+    func mutate<Result>(
+        _ method: StaticString, runsUserCode: Bool = false,
+        _ body: (inout Value) throws -> (change: Change?, result: Result)
+    ) rethrows -> Result {
+        checkNotInsideBatch(method)
+        let (result, delivery) = try state.withLock { state -> (Result, (Change, Observers)?) in
+            let outcome: (change: Change?, result: Result)
+            if runsUserCode {
+                userCodeThread.store(currentThreadID(), ordering: .relaxed)
+                defer { userCodeThread.store(0, ordering: .relaxed) }
+                outcome = try body(&state.value)
+            } else {
+                outcome = try body(&state.value)
+            }
+            guard let change = outcome.change else { return (outcome.result, nil) }
+            if state.isDelivering {
+                state.queue.append(.change(change, state.observers.values))
+                return (outcome.result, nil)
+            }
+            state.isDelivering = true
+            return (outcome.result, (change, state.observers.values))
+        }
+        if let (change, observers) = delivery {
+            Self.send(change, to: observers)
+            drain()
+        }
+        return result
+    }
+
+    @inlinable
+    static func send(_ change: Change, to observers: Observers) {
+        for case let observer? in observers {
+            observer.send(change)
+        }
+    }
+
+    /// Delivers what was queued while this thread delivered, then stops delivering.
+    @usableFromInline
+    func drain() {
+        while let next = state.withLock({ state -> Delivery? in
+            if let next = state.queue.popFirst() { return next }
+            state.isDelivering = false
+            return nil
+        }) {
+            switch next {
+            case .change(let change, let observers):
+                Self.send(change, to: observers)
+            case .initial(let change, let subscription):
+                subscription.send(change)
+            }
+        }
+    }
+
+    /// Adds `observer`: it receives the current value as an initial change, then
+    /// every change.
+    @usableFromInline
+    func subscribe(_ observer: AnyObserver<Change>) -> SubscriptionBase {
+        checkNotInsideBatch("changes")
+        let subscription = ChangeSubscription(observer: observer, store: self)
+        let initial = state.withLock { state -> Change? in
+            subscription.key = state.observers.insert(subscription)
+            let initial = makeInitial(state.value)
+            if state.isDelivering {
+                state.queue.append(.initial(initial, subscription))
+                return nil
+            }
+            state.isDelivering = true
+            return initial
+        }
+        if let initial {
+            subscription.send(initial)
+            drain()
+        }
+        return subscription
+    }
+
+    @usableFromInline
+    func remove(_ subscription: ChangeSubscription<Change>) {
+        let removed = state.withLock { state -> ChangeSubscription<Change>? in
+            guard let key = subscription.key else { return nil }
+            subscription.key = nil
+            return state.observers.remove(forKey: key)
+        }
+        // Released here, outside the lock: releasing runs the observer's deinit.
+        _ = removed
+    }
+
+    /// The number of subscribers (for tests and diagnostics).
+    @usableFromInline
+    var subscriberCount: Int {
+        state.withLock { $0.observers.count }
+    }
+}
+
+/// One subscriber of a ``ChangeStore``.
+@usableFromInline
+final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
+    @usableFromInline
+    let observer: AnyObserver<Change>
+
+    /// Removes this subscription from its store. It holds the store weakly:
+    /// subscribers do not keep an array alive.
+    @usableFromInline
+    let removeFromStore: (ChangeSubscription<Change>) -> Void
+
+    /// The key in the store's bag; guarded by the store's lock.
+    @usableFromInline
+    var key: BagKey?
+
+    @inlinable
+    init<Value>(observer: AnyObserver<Change>, store: ChangeStore<Value, Change>) {
+        self.observer = observer
+        self.removeFromStore = { [weak store] in store?.remove($0) }
+        super.init()
+    }
+
+    /// Sends a change unless disposed. Only the store's deliverer calls it, one
+    /// call at a time.
+    @inlinable
+    func send(_ change: Change) {
+        if !isDisposed {
+            observer.on(.next(change))
+        }
+    }
+
+    @usableFromInline
+    override func disposeResources() {
+        removeFromStore(self)
+    }
+}

@@ -92,22 +92,24 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     }
 
     /// Mutates the value; `body` returns the change to deliver (`nil`: nothing
-    /// changed) and a result for the caller.
+    /// changed) and a result for the caller. `runsUserCode`: `body` calls user
+    /// code (see the type's documentation).
+    ///
+    /// Not `rethrows`: throwing mutations (`batchUpdate`) return their error as
+    /// a value and rethrow it with `rethrowing(_:rescue:)`. (With a `rethrows`
+    /// signature, the error path crashed in debug builds with Swift 6.3.1:
+    /// after the closure threw, execution went on to deliver a change. Not yet
+    /// reduced to a compiler bug report; a small reproduction did not crash.)
     @inlinable
     func mutate<Result>(
         _ method: StaticString, runsUserCode: Bool = false,
-        _ body: (inout Value) throws -> (change: Change?, result: Result)
-    ) rethrows -> Result {
+        _ body: (inout Value) -> (change: Change?, result: Result)
+    ) -> Result {
         checkNotInsideBatch(method)
-        let (result, delivery) = try state.withLock { state -> (Result, (Change, Observers)?) in
-            let outcome: (change: Change?, result: Result)
-            if runsUserCode {
-                userCodeThread.store(currentThreadID(), ordering: .relaxed)
-                defer { userCodeThread.store(0, ordering: .relaxed) }
-                outcome = try body(&state.value)
-            } else {
-                outcome = try body(&state.value)
-            }
+        let (result, delivery) = state.withLock { state -> (Result, (Change, Observers)?) in
+            if runsUserCode { userCodeThread.store(currentThreadID(), ordering: .relaxed) }
+            let outcome = body(&state.value)
+            if runsUserCode { userCodeThread.store(0, ordering: .relaxed) }
             guard let change = outcome.change else { return (outcome.result, nil) }
             if state.isDelivering {
                 state.queue.append(.change(change, state.observers.values))
@@ -222,5 +224,17 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     @usableFromInline
     override func disposeResources() {
         removeFromStore(self)
+    }
+}
+
+/// The value of `result`, or its error thrown again, from a `rethrows` function
+/// whose throwing closure ran inside ``ChangeStore/mutate(_:runsUserCode:_:)``.
+/// `rescue` is `{ throw $0 }` at the call site, which lets the `rethrows`
+/// function rethrow an error its parameter threw earlier.
+@inlinable
+func rethrowing<Value>(_ result: Result<Value, any Error>, rescue: (any Error) throws -> Value) rethrows -> Value {
+    switch result {
+    case .success(let value): return value
+    case .failure(let error): return try rescue(error)
     }
 }

@@ -164,20 +164,25 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// `shouldBeRemoved` runs while the array is locked (other threads wait); it
     /// must not use this `ObservableArray`. If it throws, nothing is removed.
     public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-        try store.mutate("removeAll(where:)", runsUserCode: true) { elements in
+        let outcome = store.mutate("removeAll(where:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Result<Void, any Error>) in
             var kept: [Element] = []
             var edits: [ArrayEdit] = []
             for index in elements.indices {
-                if try shouldBeRemoved(elements[index]) {
-                    edits.append(.delete(index))
-                } else {
-                    kept.append(elements[index])
+                do {
+                    if try shouldBeRemoved(elements[index]) {
+                        edits.append(.delete(index))
+                    } else {
+                        kept.append(elements[index])
+                    }
+                } catch {
+                    return (nil, .failure(error))
                 }
             }
-            guard !edits.isEmpty else { return (nil, ()) }
+            guard !edits.isEmpty else { return (nil, .success(())) }
             elements = kept
-            return (ArrayChange(elements: elements, edits: edits, isInitial: false), ())
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), .success(()))
         }
+        try rethrowing(outcome, rescue: { throw $0 })
     }
 
     /// Moves the element at `from` so that it ends up at `to` (both in
@@ -218,14 +223,20 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// use this `ObservableArray` (only the batch it is given).
     @discardableResult
     public func batchUpdate<Result>(_ body: (inout ArrayBatch<Element>) throws -> Result) rethrows -> Result {
-        try store.mutate("batchUpdate(_:)", runsUserCode: true) { elements in
+        let outcome = store.mutate("batchUpdate(_:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Swift.Result<Result, any Error>) in
             var batch = ArrayBatch(elements)
-            let result = try body(&batch)
+            let result: Result
+            do {
+                result = try body(&batch)
+            } catch {
+                return (nil, .failure(error))
+            }
             let edits = batch.edits()
             elements = batch.elements
-            guard !edits.isEmpty else { return (nil, result) }
-            return (ArrayChange(elements: elements, edits: edits, isInitial: false), result)
+            guard !edits.isEmpty else { return (nil, .success(result)) }
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), .success(result))
         }
+        return try rethrowing(outcome, rescue: { throw $0 })
     }
 
     /// Replaces the contents with `newElements` using `diff` for the edits.

@@ -85,12 +85,23 @@ struct EditMapping {
     /// The new array built from `old`, taking inserted and updated elements from
     /// `newValue(index)`.
     @inlinable
-    func apply<T>(to old: [T], newValue: (Int) -> T) -> [T] {
+    func apply<T>(to old: [T], newValue: (Int) throws -> T) rethrows -> [T] {
         var result: [T] = []
         result.reserveCapacity(newToOld.count)
         for index in newToOld.indices {
-            result.append(takesNewValue(at: index) ? newValue(index) : old[newToOld[index]])
+            result.append(try takesNewValue(at: index) ? newValue(index) : old[newToOld[index]])
         }
         return result
+    }
+
+    /// The mapping for `change` from an array of `oldCount` elements, or a
+    /// precondition failure naming `operatorName` if the edits do not fit.
+    @usableFromInline
+    static func of<T>(_ change: ArrayChange<T>, oldCount: Int, in operatorName: String) -> EditMapping {
+        guard let mapping = EditMapping(oldCount: oldCount, newCount: change.elements.count, edits: change.edits) else {
+            preconditionFailure(
+                "\(operatorName): edits \(change.edits) do not turn the previous \(oldCount) elements into \(change.elements.count); the stream did not start with an initial change or its changes are inconsistent")
+        }
+        return mapping
     }
 }

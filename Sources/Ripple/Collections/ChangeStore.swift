@@ -1,4 +1,11 @@
 import Synchronization
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The storage behind ``ObservableArray`` and ``ObservableSections``: a value
 /// under a lock, the subscribers, and the queue that delivers changes in the
@@ -40,6 +47,8 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         @usableFromInline var observers = Bag<ChangeSubscription<Change>>()
         @usableFromInline var queue = RingBuffer<Delivery>()
         @usableFromInline var isDelivering = false
+        /// The delivering thread while `isDelivering`.
+        @usableFromInline var deliverer: UInt = 0
 
         @inlinable
         init(value: Value) {
@@ -106,21 +115,27 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         _ body: (inout Value) -> (change: Change?, result: Result)
     ) -> Result {
         checkNotInsideBatch(method)
+        let thread = currentThreadID()
+        var queued = 0
         let (result, delivery) = state.withLock { state -> (Result, (Change, Observers)?) in
-            if runsUserCode { userCodeThread.store(currentThreadID(), ordering: .relaxed) }
+            if runsUserCode { userCodeThread.store(thread, ordering: .relaxed) }
             let outcome = body(&state.value)
             if runsUserCode { userCodeThread.store(0, ordering: .relaxed) }
             guard let change = outcome.change else { return (outcome.result, nil) }
             if state.isDelivering {
                 state.queue.append(.change(change, state.observers.values))
+                if state.deliverer != thread { queued = state.queue.count }
                 return (outcome.result, nil)
             }
             state.isDelivering = true
+            state.deliverer = thread
             return (outcome.result, (change, state.observers.values))
         }
         if let (change, observers) = delivery {
             Self.send(change, to: observers)
             drain()
+        } else if queued > Self.highWaterMark {
+            throttle()
         }
         return result
     }
@@ -133,19 +148,49 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     }
 
     /// Delivers what was queued while this thread delivered, then stops delivering.
+    ///
+    /// The whole queue is taken at once: popping one delivery per lock
+    /// round trip, the deliverer fell behind two threads mutating in a loop and
+    /// the queue grew without bound (measured under ThreadSanitizer).
     @usableFromInline
     func drain() {
-        while let next = state.withLock({ state -> Delivery? in
-            if let next = state.queue.popFirst() { return next }
-            state.isDelivering = false
-            return nil
-        }) {
-            switch next {
-            case .change(let change, let observers):
-                Self.send(change, to: observers)
-            case .initial(let change, let subscription):
-                subscription.send(change)
+        while true {
+            let batch = state.withLock { state -> RingBuffer<Delivery>? in
+                if state.queue.isEmpty {
+                    state.isDelivering = false
+                    state.deliverer = 0
+                    return nil
+                }
+                let batch = state.queue
+                state.queue = RingBuffer()
+                return batch
             }
+            guard var batch else { return }
+            while let next = batch.popFirst() {
+                switch next {
+                case .change(let change, let observers):
+                    Self.send(change, to: observers)
+                case .initial(let change, let subscription):
+                    subscription.send(change)
+                }
+            }
+        }
+    }
+
+    /// Deliveries queued beyond which mutating threads are slowed down.
+    @usableFromInline
+    static var highWaterMark: Int { 1024 }
+
+    /// Soft back-pressure, as in the subjects: a thread that queued a change far
+    /// behind the deliverer yields the CPU until the queue has drained to half
+    /// the high-water mark, for at most about 10 ms per call (bounded, so it
+    /// cannot deadlock on a deliverer that waits for this thread).
+    @usableFromInline
+    func throttle() {
+        let start = ContinuousClock.now
+        while state.withLock({ $0.isDelivering && $0.queue.count > Self.highWaterMark / 2 }) {
+            if ContinuousClock.now - start > .milliseconds(10) { return }
+            sched_yield()
         }
     }
 
@@ -163,6 +208,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 return nil
             }
             state.isDelivering = true
+            state.deliverer = currentThreadID()
             return initial
         }
         if let initial {

@@ -71,7 +71,8 @@ final class CollectionsConcurrencyTests: RippleTestCase {
             DispatchQueue.global().async(group: group) {
                 var index = 0
                 while !stop.load(ordering: .relaxed) {
-                    if index % 3 == 0 && array.count > 0 {
+                    // Keeps the array short, so that checking the streams stays cheap.
+                    if index % 3 == 0 || array.count > 20 {
                         array.batchUpdate { if !$0.isEmpty { $0.remove(at: 0) } }
                     } else {
                         array.append(thread * 100_000 + index)
@@ -81,9 +82,13 @@ final class CollectionsConcurrencyTests: RippleTestCase {
             }
         }
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            for _ in 0..<100 {
+            for _ in 0..<50 {
                 let recorder = Recorder<ArrayChange<Int>>()
                 let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
+                // The initial change comes from the thread delivering at the time:
+                // wait for it (bounded), then leave while changes keep coming.
+                let deadline = ContinuousClock.now + .seconds(2)
+                while recorder.values.isEmpty && ContinuousClock.now < deadline { sched_yield() }
                 _ = array.value
                 subscription.dispose()
                 streams.append(recorder.values)
@@ -91,7 +96,7 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         }
         stop.store(true, ordering: .relaxed)
         group.wait()
-        XCTAssertEqual(streams.values.count, 400)
+        XCTAssertEqual(streams.values.count, 200)
         for stream in streams.values {
             XCTAssertEqual(stream.filter(\.isInitial).count, 1)
             assertChangeStream(stream)
@@ -118,5 +123,34 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         }
         XCTAssertEqual(torn.load(ordering: .relaxed), 0)
         XCTAssertEqual(array.value, [1_000, 1_000, 1_000])
+    }
+
+    func testConcurrentSectionMutationsApplyInOrder() {
+        let list = ObservableSections<Int, Item>(
+            [SectionModel(0, items: []), SectionModel(1, items: [])], sectionID: { $0 }, itemID: \.id)
+        let recorder = Recorder<SectionedChange<Int, Item>>()
+        let subscription = list.changes.subscribe(onNext: { recorder.append($0) })
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<200 {
+                let id = thread * 1_000 + index
+                switch index % 4 {
+                case 0, 1: list.append(Item(id), toSection: thread % 2)
+                case 2: list.batchUpdate { sections in
+                        if let item = sections[0].items.first {
+                            sections[0].items.removeFirst()
+                            sections[1].items.insert(item, at: 0)
+                        }
+                    }
+                default: list.batchUpdate { sections in sections.reverse() }
+                }
+            }
+        }
+        let changes = recorder.values
+        XCTAssertGreaterThan(changes.count, 600)
+        for index in 1..<changes.count {
+            assertApplies(changes[index], to: changes[index - 1].sections, "change \(index)")
+        }
+        XCTAssertEqual(changes.last?.sections, list.value)
+        subscription.dispose()
     }
 }

@@ -65,6 +65,27 @@ public struct ArrayChange<Element> {
         previous = result
     }
 
+    /// Applies this change to an array *derived* from the previous elements
+    /// (row view models, rendered rows): inserted and updated elements are made
+    /// with `transform` from ``elements``, every other one is kept from `derived`.
+    /// `transform` runs only for those elements, so a list view renders only
+    /// the rows that changed. For an initial change, `derived` becomes
+    /// ``elements`` transformed.
+    ///
+    /// - Precondition: `derived` has one element per element of the array before
+    ///   this change, and the edits describe a change from it.
+    public func apply<Derived>(to derived: inout [Derived], transform: (Element) throws -> Derived) rethrows {
+        if isInitial {
+            derived = try elements.map(transform)
+            return
+        }
+        guard let mapping = EditMapping(oldCount: derived.count, newCount: elements.count, edits: edits) else {
+            preconditionFailure(
+                "ArrayChange.apply(to:transform:): edits \(edits) do not turn an array of \(derived.count) elements into one of \(elements.count)")
+        }
+        derived = try mapping.apply(to: derived) { try transform(elements[$0]) }
+    }
+
     /// ``apply(to:)`` without the precondition: `nil` if the edits do not fit.
     @usableFromInline
     func applying(to previous: [Element]) -> [Element]? {

@@ -153,3 +153,19 @@ final class CollectionsArrayDiffTests: RippleTestCase {
         return best.max() ?? 0
     }
 }
+
+/// `apply(to:transform:)`: keeping a derived array (rendered rows) in step.
+final class CollectionsDerivedApplyTests: RippleTestCase {
+    func testOnlyInsertedAndUpdatedElementsAreTransformed() {
+        let old = [Item(1, "a"), Item(2, "b"), Item(3, "c")]
+        let new = [Item(3, "c"), Item(1, "A"), Item(4, "d")]
+        var rows = old.map { "row \($0)" }
+        var transformed: [Item] = []
+        ArrayChange(from: old, to: new).apply(to: &rows) { item in
+            transformed.append(item)
+            return "row \(item)"
+        }
+        XCTAssertEqual(rows, new.map { "row \($0)" })
+        XCTAssertEqual(transformed, [Item(1, "A"), Item(4, "d")])
+    }
+}

@@ -20,6 +20,7 @@
 /// one at a time, in mutation order, never under a lock. A bad index stops with
 /// a precondition failure naming the method, the index and the count.
 public final class ObservableSections<Section, Item>: @unchecked Sendable {
+    /// A section and its items.
     public typealias Model = SectionModel<Section, Item>
 
     @usableFromInline

@@ -46,8 +46,8 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         @usableFromInline var value: Value
         @usableFromInline var observers = Bag<ChangeSubscription<Change>>()
         @usableFromInline var queue = RingBuffer<Delivery>()
-        @usableFromInline var isDelivering = false
-        /// The delivering thread while `isDelivering`.
+        /// The thread that last became the deliverer (not cleared when it stops:
+        /// only used to spare it the back-pressure of ``throttle()``).
         @usableFromInline var deliverer: UInt = 0
 
         @inlinable
@@ -58,6 +58,14 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
 
     @usableFromInline
     let state: LockedState<State>
+
+    /// 0 when nobody delivers; otherwise 1 (the deliverer) plus the deliveries
+    /// queued and not yet taken. Incremented only under the lock, together with
+    /// the queue, so under the lock `wip - 1 == queue.count` whenever `wip > 0`.
+    /// The deliverer stops with one compare-and-swap (1 → 0) instead of a second
+    /// lock round trip: the uncontended mutation takes the lock once.
+    @usableFromInline
+    let wip = Atomic<Int>(0)
 
     /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
     @usableFromInline
@@ -122,12 +130,11 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             let outcome = body(&state.value)
             if runsUserCode { userCodeThread.store(0, ordering: .relaxed) }
             guard let change = outcome.change else { return (outcome.result, nil) }
-            if state.isDelivering {
+            if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.change(change, state.observers.values))
                 if state.deliverer != thread { queued = state.queue.count }
                 return (outcome.result, nil)
             }
-            state.isDelivering = true
             state.deliverer = thread
             return (outcome.result, (change, state.observers.values))
         }
@@ -154,18 +161,13 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// the queue grew without bound (measured under ThreadSanitizer).
     @usableFromInline
     func drain() {
-        while true {
-            let batch = state.withLock { state -> RingBuffer<Delivery>? in
-                if state.queue.isEmpty {
-                    state.isDelivering = false
-                    state.deliverer = 0
-                    return nil
-                }
+        while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            var batch = state.withLock { state -> RingBuffer<Delivery> in
                 let batch = state.queue
                 state.queue = RingBuffer()
+                wip.subtract(batch.count, ordering: .relaxed)
                 return batch
             }
-            guard var batch else { return }
             while let next = batch.popFirst() {
                 switch next {
                 case .change(let change, let observers):
@@ -188,7 +190,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     func throttle() {
         let start = ContinuousClock.now
-        while state.withLock({ $0.isDelivering && $0.queue.count > Self.highWaterMark / 2 }) {
+        while state.withLock({ $0.queue.count > Self.highWaterMark / 2 }) {
             if ContinuousClock.now - start > .milliseconds(10) { return }
             sched_yield()
         }
@@ -203,11 +205,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         let initial = state.withLock { state -> Change? in
             subscription.key = state.observers.insert(subscription)
             let initial = makeInitial(state.value)
-            if state.isDelivering {
+            if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.initial(initial, subscription))
                 return nil
             }
-            state.isDelivering = true
             state.deliverer = currentThreadID()
             return initial
         }

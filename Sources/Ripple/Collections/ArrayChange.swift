@@ -45,6 +45,7 @@ public struct ArrayChange<Element> {
     }
 
     /// The first change of a stream: the whole of `elements`, no edits.
+    @inlinable
     public static func initial(_ elements: [Element]) -> ArrayChange {
         ArrayChange(elements: elements, edits: [], isInitial: true)
     }
@@ -117,8 +118,9 @@ extension ArrayChange where Element: Hashable {
     ///
     /// Linear in the common case; equal elements that occur several times are
     /// paired in order of occurrence (see `changes()` on `Observable`).
+    @inlinable
     public init(from old: [Element], to new: [Element]) {
-        self.init(elements: new, edits: ArrayDiff.edits(from: old, to: new, id: { $0 }, isUpdated: nil))
+        self.init(elements: new, edits: ArrayDiff.edits(from: old, to: new, id: { $0 }, isUpdated: nil), isInitial: false)
     }
 }
 
@@ -126,16 +128,18 @@ extension ArrayChange where Element: Equatable {
     /// The change from `old` to `new`, by diffing: `id` decides which elements
     /// are the same (inserts, deletes, moves); an element whose identity is kept
     /// but which is no longer equal is updated.
+    @inlinable
     public init<ID: Hashable>(from old: [Element], to new: [Element], identifiedBy id: (Element) -> ID) {
-        self.init(elements: new, edits: ArrayDiff.edits(from: old, to: new, id: id, isUpdated: !=))
+        self.init(elements: new, edits: ArrayDiff.edits(from: old, to: new, id: id, isUpdated: { $0 != $1 }), isInitial: false)
     }
 }
 
 extension ArrayChange where Element: Identifiable & Equatable {
     /// The change from `old` to `new`, by diffing on ``Identifiable/id``: the same
     /// `id` with different contents is an update.
+    @inlinable
     public init(from old: [Element], to new: [Element]) {
-        self.init(from: old, to: new, identifiedBy: \.id)
+        self.init(from: old, to: new, identifiedBy: { $0.id })
     }
 }
 
@@ -143,7 +147,8 @@ extension ArrayChange where Element: Identifiable & Hashable {
     /// The change from `old` to `new` for elements that are both `Identifiable`
     /// and `Hashable`: identity is the `id` (this overload is chosen over the
     /// `Hashable` one), so the same `id` with different contents is an update.
+    @inlinable
     public init(from old: [Element], to new: [Element]) {
-        self.init(from: old, to: new, identifiedBy: \.id)
+        self.init(from: old, to: new, identifiedBy: { $0.id })
     }
 }

@@ -159,7 +159,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// The whole queue is taken at once: popping one delivery per lock
     /// round trip, the deliverer fell behind two threads mutating in a loop and
     /// the queue grew without bound (measured under ThreadSanitizer).
-    @usableFromInline
+    @inlinable
     func drain() {
         while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
             var batch = state.withLock { state -> RingBuffer<Delivery> in

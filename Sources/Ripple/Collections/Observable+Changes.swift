@@ -85,21 +85,27 @@ extension ObservableType {
     /// place), surplus ones are inserts or deletes. Completes and fails with the
     /// source. Every change applies to the previous change's elements
     /// (``ArrayChange/apply(to:)``).
+    @inlinable
+    @inline(never)
     public func changes<T: Hashable>() -> Observable<ArrayChange<T>> where Element == [T] {
         diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: { $0 }, isUpdated: nil) }
     }
 
     /// Like `changes()` for `Hashable` elements, with ``Identifiable/id`` as the
     /// identity: the same `id` with different contents is an `.update`.
+    @inlinable
+    @inline(never)
     public func changes<T: Identifiable & Equatable>() -> Observable<ArrayChange<T>> where Element == [T] {
-        diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: \.id, isUpdated: !=) }
+        diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: { $0 != $1 }) }
     }
 
     /// `changes()` for elements that are both `Identifiable` and `Hashable`:
     /// identity is the `id` (this overload is chosen over the `Hashable` one),
     /// so the same `id` with different contents is an `.update`.
+    @inlinable
+    @inline(never)
     public func changes<T: Identifiable & Hashable>() -> Observable<ArrayChange<T>> where Element == [T] {
-        diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: \.id, isUpdated: !=) }
+        diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: { $0 != $1 }) }
     }
 
     /// Like `changes()`, with `id` as the identity of an element: the same
@@ -108,9 +114,11 @@ extension ObservableType {
     /// ```swift
     /// repositories.changes(identifiedBy: \.fullName)
     /// ```
+    @inlinable
+    @inline(never)
     public func changes<T: Equatable, ID: Hashable>(identifiedBy id: @escaping (T) -> ID) -> Observable<ArrayChange<T>>
     where Element == [T] {
-        diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: id, isUpdated: !=) }
+        diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: id, isUpdated: { $0 != $1 }) }
     }
 }
 
@@ -130,6 +138,8 @@ extension ObservableType {
     /// ```
     ///
     /// Completes and fails with the source; fails if `transform` throws.
+    @inlinable
+    @inline(never)
     public func mapElements<T, Mapped>(_ transform: @escaping (T) throws -> Mapped) -> Observable<ArrayChange<Mapped>>
     where Element == ArrayChange<T> {
         statefulMap({ [Mapped]() }) { mapped, change in
@@ -158,6 +168,8 @@ extension ObservableType {
     /// ```
     ///
     /// Completes and fails with the source; fails if `isIncluded` throws.
+    @inlinable
+    @inline(never)
     public func filterElements<T>(_ isIncluded: @escaping (T) throws -> Bool) -> Observable<ArrayChange<T>>
     where Element == ArrayChange<T> {
         statefulMap({ (included: [Bool](), count: 0) }) { state, change in
@@ -197,7 +209,7 @@ extension ObservableType {
         }
     }
 
-    @usableFromInline
+    @inlinable
     static func kept<T>(_ elements: [T], _ included: [Bool]) -> [T] {
         var result: [T] = []
         for index in elements.indices where included[index] {
@@ -222,6 +234,8 @@ extension ObservableType {
     /// ```
     ///
     /// Completes and fails with the source; fails if `areInIncreasingOrder` throws.
+    @inlinable
+    @inline(never)
     public func sortedElements<T>(by areInIncreasingOrder: @escaping (T, T) throws -> Bool) -> Observable<ArrayChange<T>>
     where Element == ArrayChange<T> {
         // State: `order[p]` is the source index at sorted position p.

@@ -4,14 +4,17 @@
 ///
 /// ## Algorithm
 /// A variant of Paul Heckel's 1978 algorithm, linear in the common case:
-/// 1. The common prefix and suffix (same identities, position by position) are
-///    matched without hashing: appending, paging and editing one row cost one
-///    comparison per element.
-/// 2. In the middle, a hash table maps each identity to the old positions that
-///    carry it, chained in order; each new element takes the first unused old
-///    position with its identity. Duplicates are therefore paired **in order of
-///    occurrence**: the first `x` of the new middle is the first `x` of the old
-///    middle, and so on; surplus occurrences are inserts or deletes.
+/// 1. Both arrays are walked in step, matching equal identities without
+///    hashing; at a mismatch a few positions ahead are searched on each side to
+///    get back in step after a short insertion or deletion. Appending, paging and
+///    scattered edits cost about one comparison per element. (Measured: with
+///    hashing for every element, the diff of 10 000 elements with 100 edits was
+///    2.5× faster than the standard library's; with this pass, see the README.)
+/// 2. The elements this leaves unmatched go through a hash table that maps each
+///    identity to its unmatched old positions, chained in order; each new element
+///    takes the first unused one. Duplicates are therefore paired **in order of
+///    occurrence** among the unmatched elements: the first `x` is paired with the
+///    first `x`, and so on; surplus occurrences are inserts or deletes.
 /// 3. Matched elements whose old positions increase along the new array stay in
 ///    place; the others moved. The elements that stay are a longest increasing
 ///    subsequence of the old positions (patience sorting, O(m log m) for m
@@ -44,40 +47,72 @@ enum ArrayDiff {
     @inlinable
     static func match<Element, ID: Hashable>(_ old: [Element], _ new: [Element], id: (Element) -> ID) -> [Int] {
         var newToOld = [Int](repeating: -1, count: new.count)
-        var start = 0
-        let shorter = Swift.min(old.count, new.count)
-        while start < shorter && id(old[start]) == id(new[start]) {
-            newToOld[start] = start
-            start += 1
-        }
-        var oldEnd = old.count
-        var newEnd = new.count
-        while oldEnd > start && newEnd > start && id(old[oldEnd - 1]) == id(new[newEnd - 1]) {
-            oldEnd -= 1
-            newEnd -= 1
-            newToOld[newEnd] = oldEnd
-        }
-        guard start < oldEnd && start < newEnd else { return newToOld }
-        // Identity -> first unused old position; `nextOld` chains the others.
-        var table = [ID: Int](minimumCapacity: oldEnd - start)
-        var nextOld = [Int](repeating: -1, count: oldEnd - start)
-        var index = oldEnd - 1
-        while index >= start {
-            let key = id(old[index])
-            if let slot = table.index(forKey: key) {
-                nextOld[index - start] = table.values[slot]
-                table.values[slot] = index
-            } else {
-                table[key] = index
+        // Step 1: walk both arrays in step, matching equal identities without
+        // hashing. At a mismatch, look a few positions ahead on each side for the
+        // other side's identity (a short insertion or deletion) and carry on from
+        // there; elements skipped over are left for step 2. A long run of
+        // mismatches hands the rest to step 2 as well.
+        var unmatchedOld: [Int] = []
+        var unmatchedNew: [Int] = []
+        var oldIndex = 0
+        var newIndex = 0
+        var misses = 0
+        let lookahead = 8
+        while oldIndex < old.count && newIndex < new.count && misses < 2 * lookahead {
+            let oldID = id(old[oldIndex])
+            let newID = id(new[newIndex])
+            if oldID == newID {
+                newToOld[newIndex] = oldIndex
+                oldIndex += 1
+                newIndex += 1
+                misses = 0
+                continue
             }
-            index -= 1
+            misses += 1
+            var skipped = false
+            for distance in 1...lookahead {
+                if oldIndex + distance < old.count && id(old[oldIndex + distance]) == newID {
+                    unmatchedOld.append(contentsOf: oldIndex..<oldIndex + distance)
+                    oldIndex += distance
+                    skipped = true
+                    break
+                }
+                if newIndex + distance < new.count && id(new[newIndex + distance]) == oldID {
+                    unmatchedNew.append(contentsOf: newIndex..<newIndex + distance)
+                    newIndex += distance
+                    skipped = true
+                    break
+                }
+            }
+            if !skipped {
+                unmatchedOld.append(oldIndex)
+                unmatchedNew.append(newIndex)
+                oldIndex += 1
+                newIndex += 1
+            }
         }
-        for index in start..<newEnd {
-            guard let slot = table.index(forKey: id(new[index])) else { continue }
-            let head = table.values[slot]
+        unmatchedOld.append(contentsOf: oldIndex..<old.count)
+        unmatchedNew.append(contentsOf: newIndex..<new.count)
+        guard !unmatchedOld.isEmpty && !unmatchedNew.isEmpty else { return newToOld }
+        // Step 2: identity -> first unused old position among the unmatched;
+        // `nextOld` chains the others, in order.
+        var table = [ID: Int](minimumCapacity: unmatchedOld.count)
+        var nextOld = [Int](repeating: -1, count: unmatchedOld.count)
+        for slot in unmatchedOld.indices.reversed() {
+            let key = id(old[unmatchedOld[slot]])
+            if let entry = table.index(forKey: key) {
+                nextOld[slot] = table.values[entry]
+                table.values[entry] = slot
+            } else {
+                table[key] = slot
+            }
+        }
+        for index in unmatchedNew {
+            guard let entry = table.index(forKey: id(new[index])) else { continue }
+            let head = table.values[entry]
             if head >= 0 {
-                newToOld[index] = head
-                table.values[slot] = nextOld[head - start]
+                newToOld[index] = unmatchedOld[head]
+                table.values[entry] = nextOld[head]
             }
         }
         return newToOld
@@ -161,6 +196,8 @@ enum ArrayDiff {
             guard old >= 0 else { continue }
             var low = 0
             var high = tails.count
+            // Most matched elements extend the longest run: no search.
+            if let last = tails.last, newToOld[last] < old { low = high }
             while low < high {
                 let middle = (low + high) >> 1
                 if newToOld[tails[middle]] < old { low = middle + 1 } else { high = middle }

@@ -78,11 +78,11 @@ extension ObservableType {
     /// changes():  --initial---move(1→0),insert(2)--delete(0),delete(1)--|
     /// ```
     ///
-    /// The diff is linear in the common case (a hash-based variant of Heckel's
-    /// algorithm; the fewest moves). Equal elements that occur several times are
-    /// paired in order of occurrence: the first `x` of the new array is the first
-    /// `x` of the old one (after the common prefix and suffix, which stay in
-    /// place), surplus ones are inserts or deletes. Completes and fails with the
+    /// The diff is linear in the common case (a variant of Heckel's algorithm;
+    /// the fewest moves for the pairing it finds). Equal elements that occur
+    /// several times are paired in order: in step where the arrays agree, then
+    /// the first unmatched `x` of the new array with the first unmatched `x` of
+    /// the old one; surplus ones are inserts or deletes. Completes and fails with the
     /// source. Every change applies to the previous change's elements
     /// (``ArrayChange/apply(to:)``).
     @inlinable

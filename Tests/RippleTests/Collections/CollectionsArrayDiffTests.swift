@@ -47,11 +47,15 @@ final class CollectionsArrayDiffTests: RippleTestCase {
     }
 
     func testDuplicatesArePairedInOrderOfOccurrence() {
-        // The new x is the *first* old x (index 0), so the second old x (index 2)
-        // is the one deleted.
+        // Walking in step, the x that follows a is the second old x: the first
+        // old x is the one deleted, and nothing moves.
         let change = ArrayChange(from: ["x", "a", "x", "b"], to: ["a", "x", "c"])
-        XCTAssertEqual(change.edits, [.delete(2), .delete(3), .insert(2), .move(from: 1, to: 0)])
+        XCTAssertEqual(change.edits, [.delete(0), .delete(3), .insert(2)])
         assertApplies(change, to: ["x", "a", "x", "b"])
+        // Out of step, the hash table pairs the first new x with the first old x.
+        let shuffled = ArrayChange(from: Array("xyzxw"), to: Array("wxxv"))
+        XCTAssertEqual(shuffled.edits, [.delete(1), .delete(2), .insert(3), .move(from: 4, to: 0)])
+        assertApplies(shuffled, to: Array("xyzxw"))
     }
 
     func testTheCommonPrefixAndSuffixStayInPlace() {

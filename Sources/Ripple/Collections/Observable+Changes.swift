@@ -64,7 +64,8 @@ extension ObservableType {
         statefulMap({ nil as [T]? }) { previous, elements in
             defer { previous = elements }
             guard let old = previous else { return .initial(elements) }
-            return ArrayChange(elements: elements, edits: diff(old, elements))
+            let edits = diff(old, elements)
+            return edits.isEmpty ? nil : ArrayChange(elements: elements, edits: edits)
         }
     }
 
@@ -83,7 +84,8 @@ extension ObservableType {
     /// several times are paired in order: in step where the arrays agree, then
     /// the first unmatched `x` of the new array with the first unmatched `x` of
     /// the old one; surplus ones are inserts or deletes. Completes and fails with the
-    /// source. Every change applies to the previous change's elements
+    /// source. An array that brings no edits (the same list again) sends
+    /// nothing. Every change applies to the previous change's elements
     /// (``ArrayChange/apply(to:)``).
     @inlinable
     @inline(never)

@@ -154,14 +154,16 @@ extension ObservableType {
     /// changes:  --initial--------insert(1), move([0,0]→[1,0])--|
     /// ```
     ///
-    /// Completes and fails with the source.
+    /// A list that brings no edits sends nothing. Completes and fails with the
+    /// source.
     public func changes<Section: Equatable, Item: Equatable, SectionID: Hashable, ItemID: Hashable>(
         sectionID: @escaping (Section) -> SectionID, itemID: @escaping (Item) -> ItemID
     ) -> Observable<SectionedChange<Section, Item>> where Element == [SectionModel<Section, Item>] {
         statefulMap({ nil as [SectionModel<Section, Item>]? }) { previous, sections in
             defer { previous = sections }
             guard let old = previous else { return .initial(sections) }
-            return SectionedChange(from: old, to: sections, sectionID: sectionID, itemID: itemID)
+            let change = SectionedChange(from: old, to: sections, sectionID: sectionID, itemID: itemID)
+            return change.isEmpty ? nil : change
         }
     }
 

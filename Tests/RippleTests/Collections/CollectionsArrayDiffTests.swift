@@ -58,9 +58,9 @@ final class CollectionsArrayDiffTests: RippleTestCase {
         assertApplies(shuffled, to: Array("xyzxw"))
     }
 
-    func testTheCommonPrefixAndSuffixStayInPlace() {
-        // [<, x, a, x, >] to [<, a, x, >]: the suffix [a, x, >] is kept, the
-        // first x is removed.
+    func testElementsInStepStayInPlace() {
+        // [<, x, a, x, >] to [<, a, x, >]: back in step after skipping the first
+        // x, so [a, x, >] stay and only the first x is removed.
         XCTAssertEqual(ArrayChange(from: ["<", "x", "a", "x", ">"], to: ["<", "a", "x", ">"]).edits, [.delete(1)])
     }
 

@@ -52,7 +52,9 @@ final class CollectionsChangeOperatorTests: RippleTestCase {
             arrays.append(Int.random(in: 0..<4, using: &random) == 0 ? random.array() : random.edited(arrays.last!))
         }
         let (recorded, subscription) = changes(of: Observable.from(arrays).changes())
-        XCTAssertEqual(recorded.values.map(\.elements), arrays)
+        // An array equal to the one before brings no edits and is not sent.
+        let distinct = arrays.reduce(into: [[Int]]()) { if $0.last != $1 { $0.append($1) } }
+        XCTAssertEqual(recorded.values.map(\.elements), distinct)
         assertChangeStream(recorded.values)
         subscription.dispose()
     }

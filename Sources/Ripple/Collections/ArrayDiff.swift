@@ -190,20 +190,28 @@ enum ArrayDiff {
         }
         // tails[k]: the new index ending the best increasing run of length k + 1.
         var tails: [Int] = []
+        tails.reserveCapacity(newToOld.count)
         var back = [Int](repeating: -1, count: newToOld.count)
-        for new in newToOld.indices {
-            let old = newToOld[new]
-            guard old >= 0 else { continue }
-            var low = 0
-            var high = tails.count
-            // Most matched elements extend the longest run: no search.
-            if let last = tails.last, newToOld[last] < old { low = high }
-            while low < high {
-                let middle = (low + high) >> 1
-                if newToOld[tails[middle]] < old { low = middle + 1 } else { high = middle }
+        newToOld.withUnsafeBufferPointer { newToOld in
+            back.withUnsafeMutableBufferPointer { back in
+                for new in newToOld.indices {
+                    let old = newToOld[new]
+                    guard old >= 0 else { continue }
+                    var low = 0
+                    var high = tails.count
+                    // Most matched elements extend the longest run: no search.
+                    if high > 0 && newToOld[tails[high - 1]] < old {
+                        low = high
+                    } else {
+                        while low < high {
+                            let middle = (low + high) >> 1
+                            if newToOld[tails[middle]] < old { low = middle + 1 } else { high = middle }
+                        }
+                    }
+                    back[new] = low > 0 ? tails[low - 1] : -1
+                    if low == tails.count { tails.append(new) } else { tails[low] = new }
+                }
             }
-            back[new] = low > 0 ? tails[low - 1] : -1
-            if low == tails.count { tails.append(new) } else { tails[low] = new }
         }
         var new = tails.last ?? -1
         while new >= 0 {

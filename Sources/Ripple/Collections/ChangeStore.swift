@@ -243,10 +243,13 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     @usableFromInline
     let observer: AnyObserver<Change>
 
-    /// Removes this subscription from its store. It holds the store weakly:
-    /// subscribers do not keep an array alive.
+    /// Removes this subscription from its store; `nil` once it did. It holds
+    /// the store strongly, until disposal (as a subject's subscriptions do): a
+    /// weak reference gave the store a side table, which made every retain of the
+    /// store on the mutation path take the slow path.
     @usableFromInline
-    let removeFromStore: (ChangeSubscription<Change>) -> Void
+    @exclusivity(unchecked)
+    var removeFromStore: ((ChangeSubscription<Change>) -> Void)?
 
     /// The key in the store's bag; guarded by the store's lock.
     @usableFromInline
@@ -255,7 +258,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     @inlinable
     init<Value>(observer: AnyObserver<Change>, store: ChangeStore<Value, Change>) {
         self.observer = observer
-        self.removeFromStore = { [weak store] in store?.remove($0) }
+        self.removeFromStore = { store.remove($0) }
         super.init()
     }
 
@@ -268,9 +271,13 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
         }
     }
 
+    /// Runs once, on the disposing thread: the only access to `removeFromStore`
+    /// after `init`.
     @usableFromInline
     override func disposeResources() {
-        removeFromStore(self)
+        let remove = removeFromStore
+        removeFromStore = nil
+        remove?(self)
     }
 }
 

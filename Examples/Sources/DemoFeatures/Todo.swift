@@ -4,10 +4,14 @@ import TerminalUI
 
 /// A to-do item.
 public struct TodoItem: Identifiable, Equatable, Sendable {
+    /// The item's identity: the same item keeps it through edits.
     public let id: Int
+    /// What to do.
     public var title: String
+    /// `true` once done.
     public var isDone: Bool
 
+    /// An item; not done unless `isDone`.
     public init(id: Int, title: String, isDone: Bool = false) {
         self.id = id
         self.title = title
@@ -20,15 +24,20 @@ public struct TodoItem: Identifiable, Equatable, Sendable {
 public final class TodoViewModel {
     /// What the user asks for. Items are named by `id`.
     public struct Input {
+        /// Adds an item with this title (blank titles are ignored).
         public let add: Signal<String>
+        /// Removes the item with this id.
         public let remove: Signal<Int>
+        /// Marks the item with this id done, or not done.
         public let toggle: Signal<Int>
+        /// Gives an item a new title (blank titles are ignored).
         public let rename: Signal<(id: Int, title: String)>
         /// Moves an item one visible position up (`-1`) or down (`+1`).
         public let move: Signal<(id: Int, offset: Int)>
         /// Shows only items whose title contains the text (case-insensitive).
         public let filter: Driver<String>
 
+        /// The intents; any left out never fire.
         public init(
             add: Signal<String> = .empty(), remove: Signal<Int> = .empty(), toggle: Signal<Int> = .empty(),
             rename: Signal<(id: Int, title: String)> = .empty(), move: Signal<(id: Int, offset: Int)> = .empty(),
@@ -55,6 +64,7 @@ public final class TodoViewModel {
     private let filterText = BehaviorRelay(value: "")
     private var nextID: Int
 
+    /// A list holding `items`, edited by `input`.
     public init(input: Input, items: [TodoItem] = []) {
         let todos = ObservableArray(items)
         self.todos = todos
@@ -123,16 +133,22 @@ public enum TodoMode: Equatable, Sendable {
 /// in, the new state and at most one command out. No Rx, no terminal: tested with
 /// plain asserts.
 public struct TodoKeyboard: Equatable, Sendable {
+    /// What a key asks the view model (or the app) to do; items by `id`.
     public enum Command: Equatable, Sendable {
         case add(String), remove(Int), toggle(Int), rename(Int, String), move(Int, Int), filter(String), quit
     }
 
+    /// Browsing, or editing a text field.
     public var mode: TodoMode = .browsing
+    /// The selected position in the visible list.
     public var selection = 0
+    /// The filter text.
     public var filter = ""
 
+    /// Browsing, nothing selected but the first row, no filter.
     public init() {}
 
+    /// Handles `key` with `visible` on screen; returns the command it gives, if any.
     public mutating func handle(_ key: Key, visible: [TodoItem]) -> Command? {
         selection = visible.isEmpty ? 0 : min(max(selection, 0), visible.count - 1)
         let selected = visible.indices.contains(selection) ? visible[selection] : nil
@@ -200,11 +216,15 @@ public struct TodoKeyboard: Equatable, Sendable {
 /// filter, `q`/Esc quits. The list is drawn with a ``ListView``: a row is rendered
 /// only when it is inserted or updated.
 public final class TodoScreen: TerminalScreen {
+    /// What to draw.
     public let frames: Driver<Frame>
+    /// Fires on `q`, Esc or Ctrl-C.
     public let quit: Signal<Void>
+    /// The list behind the screen.
     public let viewModel: TodoViewModel
     private let bag = DisposeBag()
 
+    /// The screen on `host`, starting with `items`.
     public init(host: TerminalHost, items: [TodoItem] = []) {
         let add = PublishRelay<String>()
         let remove = PublishRelay<Int>()

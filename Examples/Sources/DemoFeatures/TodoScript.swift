@@ -4,9 +4,13 @@ import Ripple
 /// Runs the to-do demo without a terminal: one command a line, through the same
 /// view model, synchronously.
 public enum TodoScript {
+    /// A command that could not run.
     public struct Failure: Error, CustomStringConvertible {
+        /// The script line, from 1.
         public let line: Int
+        /// What went wrong.
         public let message: String
+        /// `line N: message`.
         public var description: String { "line \(line): \(message)" }
     }
 

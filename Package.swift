@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // Ripple's root package has no external dependencies: an app that wants an
@@ -26,6 +27,20 @@ let package = Package(
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleHTTPTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPTesting"]),
+        // Test-only: a module declaring `OptionalType` and `filterNil()` as RxOptional
+        // and RxSwiftExt do, and the tests that import it next to Ripple (in a target
+        // of their own, so the rest of the tests see Ripple's declarations only).
+        .target(name: "RippleCompatFixture", dependencies: ["Ripple"], path: "Tests/RippleCompatFixture"),
+        .testTarget(name: "RippleCompatTests", dependencies: ["Ripple", "RippleCompatFixture"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The DocC plugin (`swift package generate-documentation`, `preview-documentation`)
+// is declared only when RIPPLE_DOCS is set, as `scripts/build-docs.sh` does: the
+// packages that depend on Ripple never set it, so they resolve no dependency at all.
+// A condition here, rather than a separate documentation package, lets the docs
+// reuse this package's own build (CI has just built it for `swift test`).
+if ProcessInfo.processInfo.environment["RIPPLE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -1,17 +1,39 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the root package's tests, its stress tests under
-# ThreadSanitizer, the Examples package's tests, and a smoke run of every benchmark
-# workload (so the Benchmarks package keeps compiling; timings are not judged).
-# `.ci/run` calls exactly this.
+# Runs every test of the project: the root package's tests, the API reference built
+# with DocC (no warning allowed), the root package's stress tests under
+# ThreadSanitizer (whose build also checks type-checking time), the Examples
+# package's tests, a smoke run of every benchmark workload (so the Benchmarks
+# package keeps compiling; timings are not judged), and every shell command the
+# documentation shows (scripts/check-doc-commands.sh).
+# `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "==> swift test (root package)"
 swift test
 
-echo "==> ThreadSanitizer: concurrency and scheduler tests"
+# Right after the root package's build, which the symbol graphs reuse.
+echo "==> API reference (DocC)"
+./scripts/build-docs.sh
+
+echo "==> ThreadSanitizer: concurrency and scheduler tests; type-checking time"
+# This build also checks that no expression takes over 300 ms to type-check. A slow
+# expression usually means an overload set that makes ordinary user code slow to
+# compile (the `Recorded.events` variadic-over-arrays form did). The TSan build has
+# its own scratch path, so a fresh clone type-checks every source and test file
+# here (an incremental build would skip unchanged files and their warnings), and
+# no extra build is needed.
+mkdir -p .build-tsan
+tsan_log=.build-tsan/test-all.log
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter 'Concurrency|Subject|Relay|SchedulingOperatorTests|DispatchSchedulerTests|BlockingTests|FastPath|Serializing|FlatMap|ObserveOn'
+    -Xswiftc -Xfrontend -Xswiftc -warn-long-expression-type-checking=300 \
+    --filter 'Concurrency|Subject|Relay|SchedulingOperatorTests|DispatchSchedulerTests|BlockingTests|FastPath|Serializing|FlatMap|ObserveOn' \
+    2>&1 | tee "$tsan_log"
+if grep -q "expression took" "$tsan_log"; then
+    echo "error: expressions above took longer than 300 ms to type-check:" >&2
+    grep "expression took" "$tsan_log" >&2
+    exit 1
+fi
 
 echo "==> Examples package: mock GitHub API, demo apps"
 swift test --package-path Examples
@@ -19,3 +41,8 @@ swift test --package-path Examples
 echo "==> Benchmarks: build and smoke-run every workload"
 swift build -c release --package-path Benchmarks
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --smoke
+
+# Last, so that every package is built (the Benchmarks commands in README.md too)
+# and the documented commands run incrementally.
+echo "==> Documentation: every command of the \`\`\`sh blocks, as written"
+scripts/check-doc-commands.sh

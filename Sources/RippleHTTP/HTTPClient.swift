@@ -3,18 +3,22 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends HTTP requests as reactive ``Single``s: the lowest layer of a Ripple
+/// Sends HTTP requests as reactive `Single`s: the lowest layer of a Ripple
 /// networking stack, and the seam where tests plug in a stub.
 ///
-/// Implementations start the request when the `Single` is subscribed (each
-/// subscription sends it again), cancel it when the subscription is disposed,
+/// Implementations start the request when the `Single` is subscribed, or as
+/// soon as they can after that (each subscription sends it again; a client
+/// that makes requests wait reports the real start through
+/// ``send(_:whenStarted:)``), cancel it when the subscription is disposed,
 /// and report failures as ``HTTPError``s:
 ///
 /// - ``HTTPError/transport(_:)`` when no response arrived,
-/// - ``HTTPError/notHTTPResponse(_:)`` when the answer is not HTTP.
+/// - ``HTTPError/notHTTPResponse(_:)`` when the answer is not HTTP,
+/// - ``HTTPError/responseTooLarge(limit:)`` when the body is over the
+///   client's limit.
 ///
 /// A client does **not** judge status codes: a `404` is a successful
-/// ``HTTPResponse``. ``Session`` and ``ObservableType/validate(_:)`` do that.
+/// ``HTTPResponse``. ``Session`` and ``Ripple/ObservableType/validate(_:)`` do that.
 ///
 /// ```
 /// send(request):   ----------(response|)      the server answered
@@ -28,9 +32,27 @@ public protocol HTTPClient: Sendable {
     /// A `Single` that sends `request` when subscribed and succeeds with the
     /// response (whatever its status code), or fails with an ``HTTPError``.
     func send(_ request: URLRequest) -> Single<HTTPResponse>
+
+    /// ``send(_:)``, calling `started` when the request is handed to the
+    /// network: later than the subscription when the client makes requests
+    /// wait (``URLSessionHTTPClient`` waits for a free connection to the
+    /// host); never if the subscription is disposed before.
+    ///
+    /// ``send(_:timeout:scheduler:)`` and ``Session`` start their timeouts
+    /// there. The default implementation calls `started` on subscription.
+    func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse>
 }
 
 extension HTTPClient {
+    /// Calls `started` on subscription, then ``send(_:)``.
+    public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
+        Observable.deferred { [self] in
+            started()
+            return self.send(request).asObservable()
+        }
+        .asSingle()
+    }
+
     /// ``send(_:)`` in the shape of RxCocoa's `URLSession.rx.response`: the body
     /// and the `HTTPURLResponse`.
     ///

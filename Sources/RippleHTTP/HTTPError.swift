@@ -24,13 +24,33 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
     /// Something answered, but not with an HTTP response (e.g. a `file:` URL).
     case notHTTPResponse(URLResponse?)
     /// The status code is not one the request accepts (by default 200–299).
+    /// `body` is the body's first ``maximumBodyPrefix`` bytes.
     case unacceptableStatusCode(Int, headers: HTTPHeaders, body: Data)
     /// The body did not become the response type: the decoding error (or the
-    /// error thrown by ``Request/response(from:)``) and the raw body.
+    /// error thrown by ``Request/response(from:)``) and the raw body's first
+    /// ``maximumBodyPrefix`` bytes.
     case undecodableBody(Error, body: Data)
     /// The request could not be built: a bad URL, a parameter or header that
-    /// cannot be encoded. Nothing was sent.
+    /// cannot be encoded, an invalid policy. Nothing was sent.
     case invalidRequest(String)
+    /// The response body is larger than the client accepts
+    /// (``URLSessionHTTPClient/maximumResponseBodySize``); the transfer was
+    /// stopped.
+    case responseTooLarge(limit: Int)
+
+    /// The most bytes of a body that an error keeps
+    /// (``unacceptableStatusCode(_:headers:body:)``,
+    /// ``undecodableBody(_:body:)``): 64 KiB. Enough for any error message
+    /// or decoding diagnosis, and a failed 100 MB download does not keep
+    /// 100 MB alive for as long as its error.
+    public static let maximumBodyPrefix = 64 * 1024
+
+    /// The first ``maximumBodyPrefix`` bytes of `body`, copied (a slice would
+    /// keep the whole body alive).
+    public static func bodyPrefix(_ body: Data) -> Data {
+        guard body.count > maximumBodyPrefix else { return body }
+        return body.prefix(maximumBodyPrefix).withUnsafeBytes { Data($0) }
+    }
 
     /// The kind of failure, without its payload (convenient in `switch`es,
     /// assertions and view states).
@@ -45,6 +65,8 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
         case undecodableBody
         /// ``HTTPError/invalidRequest(_:)``.
         case invalidRequest
+        /// ``HTTPError/responseTooLarge(limit:)``.
+        case responseTooLarge
     }
 
     /// The kind of failure.
@@ -55,6 +77,7 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
         case .unacceptableStatusCode: return .unacceptableStatusCode
         case .undecodableBody: return .undecodableBody
         case .invalidRequest: return .invalidRequest
+        case .responseTooLarge: return .responseTooLarge
         }
     }
 
@@ -76,7 +99,8 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
         return nil
     }
 
-    /// The body of an unacceptable or undecodable response.
+    /// The body of an unacceptable or undecodable response (at most its
+    /// first ``maximumBodyPrefix`` bytes when Ripple built the error).
     public var body: Data? {
         switch self {
         case .unacceptableStatusCode(_, _, let body), .undecodableBody(_, let body): return body
@@ -143,6 +167,8 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
             return "Undecodable response body: \(HTTPError.describe(error)); body: \(body.isEmpty ? "(empty)" : HTTPError.preview(body))"
         case .invalidRequest(let reason):
             return "Invalid HTTP request: \(reason)"
+        case .responseTooLarge(let limit):
+            return "HTTP response body too large: more than \(limit) bytes"
         }
     }
 

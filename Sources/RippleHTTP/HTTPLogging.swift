@@ -207,6 +207,11 @@ public struct LoggingHTTPClient: HTTPClient {
     public func send(_ request: URLRequest) -> Single<HTTPResponse> {
         logger.log(request, base.send(request))
     }
+
+    /// ``send(_:)``, passing `started` on to ``base``.
+    public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
+        logger.log(request, base.send(request, whenStarted: started))
+    }
 }
 
 extension HTTPClient {

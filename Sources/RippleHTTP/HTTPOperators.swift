@@ -15,8 +15,10 @@ extension ObservableType {
     /// Completes when an attempt completes. Fails with the last error when the
     /// error is not retried (not transient), when `policy.maxRetries` retries
     /// failed, or when a `Retry-After` exceeds `policy.retryAfterLimit`. An
-    /// invalid policy (see ``RetryPolicy/isValid``) fails at once with
-    /// `RxError.argumentOutOfRange`. Disposing during a wait cancels it.
+    /// invalid policy (see ``RetryPolicy/isValid``) fails at once, without
+    /// subscribing, with ``HTTPError/invalidRequest(_:)`` naming the bad
+    /// setting (``RetryPolicy/invalidSetting``). Disposing during a wait
+    /// cancels it.
     ///
     /// ```
     /// source (cold):                               --#(503)
@@ -26,7 +28,9 @@ extension ObservableType {
     ///                                              --·5s·--...
     /// ```
     public func retry(_ policy: RetryPolicy, scheduler: SchedulerType) -> Observable<Element> {
-        guard policy.isValid else { return .error(RxError.argumentOutOfRange) }
+        if let problem = policy.invalidSetting {
+            return .error(HTTPError.invalidRequest("invalid RetryPolicy: \(problem)"))
+        }
         guard policy.maxRetries > 0 else { return asObservable() }
         return asObservable().retry(when: { (errors: Observable<Swift.Error>) -> Observable<Int> in
             errors.enumerated().flatMap { index, error -> Observable<Int> in
@@ -88,7 +92,7 @@ extension ObservableType where Element == HTTPResponse {
             do {
                 return try response.decode(type, at: keyPath, using: decoder)
             } catch {
-                throw HTTPError.undecodableBody(error, body: response.data)
+                throw HTTPError.undecodableBody(error, body: HTTPError.bodyPrefix(response.data))
             }
         }
     }

@@ -303,18 +303,22 @@ public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
     /// Percent-encodes (uppercase hex) every UTF-8 byte of `text` for which
     /// `isKept` is false.
     static func percentEncode(_ text: String, keeping isKept: (UInt8) -> Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
+        // Bytes into one buffer, one String at the end: building the String
+        // piece by piece (two small Strings per escaped byte) cost a quarter
+        // of the fuzz test's CPU time (debug build: 9.9 s → 7.2 s).
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
             if isKept(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                bytes.append(byte)
             } else {
-                result += "%"
-                result += String(byte >> 4, radix: 16, uppercase: true)
-                result += String(byte & 0xF, radix: 16, uppercase: true)
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -55,7 +55,7 @@ public struct AcceptableStatusCodes: Sendable, ExpressibleByArrayLiteral, Custom
     @discardableResult
     public func validate(_ response: HTTPResponse) throws -> HTTPResponse {
         guard contains(response.statusCode) else {
-            throw HTTPError.unacceptableStatusCode(response.statusCode, headers: response.headers, body: response.data)
+            throw HTTPError.unacceptableStatusCode(response.statusCode, headers: response.headers, body: HTTPError.bodyPrefix(response.data))
         }
         return response
     }
@@ -119,11 +119,11 @@ public protocol Request {
     /// How failed attempts are retried. Default: `nil`, the ``Session``'s policy.
     var retryPolicy: RetryPolicy? { get }
     /// The decoder of a `Decodable` `Response`. Default:
-    /// ``Foundation/JSONDecoder/snakeCaseISO8601``.
+    /// `JSONDecoder.snakeCaseISO8601`.
     var decoder: JSONDecoder { get }
     /// Where the `Decodable` `Response` sits in the JSON, as a dot-separated
     /// key path of the JSON's own keys (`"owner.avatar_url"`, `"items.login"`;
-    /// see ``Foundation/JSONDecoder/decode(_:from:keyPath:)``). Default: `nil`,
+    /// see `JSONDecoder.decode(_:from:keyPath:)`). Default: `nil`,
     /// the whole body.
     var decodingKeyPath: String? { get }
 
@@ -159,7 +159,7 @@ extension Request {
     public var timeout: RxTimeInterval? { nil }
     /// The session's.
     public var retryPolicy: RetryPolicy? { nil }
-    /// ``Foundation/JSONDecoder/snakeCaseISO8601``.
+    /// `JSONDecoder.snakeCaseISO8601`.
     public var decoder: JSONDecoder { .snakeCaseISO8601 }
     /// The whole body.
     public var decodingKeyPath: String? { nil }
@@ -211,7 +211,7 @@ extension Request {
         } catch let error as HTTPError {
             throw error
         } catch {
-            throw HTTPError.undecodableBody(error, body: response.data)
+            throw HTTPError.undecodableBody(error, body: HTTPError.bodyPrefix(response.data))
         }
     }
 }
@@ -244,7 +244,7 @@ extension Request where Response == HTTPResponse {
 
 extension HTTPResponse {
     /// Decodes the body as JSON, optionally at a key path of the JSON's own
-    /// keys (see ``Foundation/JSONDecoder/decode(_:from:keyPath:)``).
+    /// keys (see `JSONDecoder.decode(_:from:keyPath:)`).
     ///
     /// ```swift
     /// func response(from response: HTTPResponse) throws -> [String] {

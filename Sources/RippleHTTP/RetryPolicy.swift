@@ -18,7 +18,7 @@ import FoundationNetworking
 /// // fails at 0 → waits 0.5 s (±20%) → fails → 1 s → fails → 2 s → last attempt
 /// ```
 ///
-/// Apply it with ``ObservableType/retry(_:scheduler:)`` or give it to a
+/// Apply it with ``Ripple/ObservableType/retry(_:scheduler:)`` or give it to a
 /// ``Session`` or a ``Request``.
 public struct RetryPolicy: Sendable {
     /// How many times a failed request is tried again (attempts = retries + 1).
@@ -70,13 +70,32 @@ public struct RetryPolicy: Sendable {
 
     /// `true` when the settings make sense: `maxRetries ≥ 0`, delays ≥ 0 and
     /// finite, `multiplier ≥ 0` and finite, jitter factor in `0...1`.
-    public var isValid: Bool {
-        maxRetries >= 0
-            && initialDelay.isFinite && initialDelay >= 0
-            && multiplier.isFinite && multiplier >= 0
-            && maxDelay >= 0 && !maxDelay.isNaN
-            && jitter.factor >= 0 && jitter.factor <= 1
-            && (retryAfterLimit.map { $0 >= 0 && !$0.isNaN } ?? true)
+    public var isValid: Bool { invalidSetting == nil }
+
+    /// Why the policy is not valid, naming the first bad setting and its value
+    /// (`"maxRetries must be 0 or more (got -1)"`), or `nil` when it is valid.
+    /// `retry(_:scheduler:)` fails with this text in an
+    /// ``HTTPError/invalidRequest(_:)``.
+    public var invalidSetting: String? {
+        if maxRetries < 0 {
+            return "maxRetries must be 0 or more (got \(maxRetries))"
+        }
+        if !(initialDelay.isFinite && initialDelay >= 0) {
+            return "initialDelay must be a finite number of seconds, 0 or more (got \(initialDelay))"
+        }
+        if !(multiplier.isFinite && multiplier >= 0) {
+            return "multiplier must be finite, 0 or more (got \(multiplier))"
+        }
+        if !(maxDelay >= 0) {
+            return "maxDelay must be 0 or more seconds (got \(maxDelay))"
+        }
+        if !(jitter.factor >= 0 && jitter.factor <= 1) {
+            return "jitter factor must be in 0...1 (got \(jitter.factor))"
+        }
+        if let limit = retryAfterLimit, !(limit >= 0) {
+            return "retryAfterLimit must be 0 or more seconds, or nil (got \(limit))"
+        }
+        return nil
     }
 
     /// Failures worth another try: connection failures, lost connections and

@@ -28,7 +28,10 @@ import FoundationNetworking
 /// 1. builds the `URLRequest` (``Request/makeURLRequest()``); a failure is
 ///    ``HTTPError/invalidRequest(_:)`` and nothing is sent;
 /// 2. sends it, failing an attempt after the request's or the session's
-///    timeout (``HTTPError/transport(_:)`` with `URLError(.timedOut)`);
+///    timeout (``HTTPError/transport(_:)`` with `URLError(.timedOut)`),
+///    counted from when the client hands the request to the network
+///    (``HTTPClient/send(_:timeout:scheduler:)``): a request waiting for a
+///    free connection to its host is not timed out by the wait;
 /// 3. checks the status against ``Request/acceptableStatusCodes``
 ///    (``HTTPError/unacceptableStatusCode(_:headers:body:)``);
 /// 4. retries steps 2–3 by the request's or the session's ``RetryPolicy``
@@ -37,7 +40,8 @@ import FoundationNetworking
 ///    (``HTTPError/undecodableBody(_:body:)``).
 ///
 /// Disposing the subscription cancels the request in flight or the wait
-/// before a retry.
+/// before a retry; a request not yet handed to the network is not sent (see
+/// ``URLSessionHTTPClient``).
 ///
 /// ```
 /// response(for: r):   --------------(Response|)
@@ -49,8 +53,9 @@ public final class Session: Sendable {
     public let client: any HTTPClient
     /// Runs timeouts and retry delays.
     public let scheduler: any SchedulerType
-    /// The timeout of each attempt for requests that set none; `nil`: only the
-    /// client's own (`URLRequest.timeoutInterval`).
+    /// The timeout of each attempt for requests that set none, from when the
+    /// client hands the attempt to the network; `nil`: only the client's own
+    /// (`URLRequest.timeoutInterval`).
     public let timeout: RxTimeInterval?
     /// The retry policy for requests that set none; `nil`: no retries.
     public let retryPolicy: RetryPolicy?
@@ -58,8 +63,8 @@ public final class Session: Sendable {
     /// A session.
     ///
     /// - Parameters:
-    ///   - client: sends the requests; by default a ``URLSessionHTTPClient`` on
-    ///     `URLSession.shared`.
+    ///   - client: sends the requests; by default a ``URLSessionHTTPClient``
+    ///     on a session of its own with the default configuration.
     ///   - scheduler: runs timeouts and retry delays; by default a concurrent
     ///     dispatch-queue scheduler. Tests pass a `TestScheduler`.
     ///   - timeout: the default per-attempt timeout.
@@ -114,10 +119,10 @@ public final class Session: Sendable {
         return Observable.deferred {
             let urlRequest = try request.makeURLRequest()
             let acceptable = request.acceptableStatusCodes
-            var attempt = client.send(urlRequest).asObservable()
-            if let timeout {
-                attempt = attempt.requestTimeout(timeout, scheduler: scheduler)
-            }
+            // The timeout starts when the client hands the request to the
+            // network, not when it starts waiting for a connection.
+            var attempt = (timeout.map { client.send(urlRequest, timeout: $0, scheduler: scheduler) } ?? client.send(urlRequest))
+                .asObservable()
             attempt = attempt.validate(acceptable)
             if let policy, request.method.isIdempotent || policy.retriesNonIdempotentRequests {
                 attempt = attempt.retry(policy, scheduler: scheduler)

@@ -5,22 +5,47 @@ import FoundationNetworking
 
 /// An ``HTTPClient`` on `URLSession` (FoundationNetworking on Linux).
 ///
-/// - The data task is created and resumed when the `Single` is subscribed;
-///   every subscription sends the request again.
-/// - Disposing the subscription before the response arrives cancels the task
-///   (the connection is closed) and delivers nothing.
+/// - The request is sent after the `Single` is subscribed (from the session's
+///   delegate queue); every subscription sends it again.
+/// - **Cancellation.** Disposing the subscription delivers nothing from then
+///   on. A request that has not been handed to `URLSession` yet (it waits for
+///   a connection slot, or for the session's delegate queue, where requests
+///   start) is never sent. A request already handed over is cancelled (the
+///   connection is closed), but it may have reached the server: disposing a
+///   `POST` does not undo it.
+/// - **Connections per host.** At most ``maximumConnectionsPerHost`` requests
+///   per host are in `URLSession`'s hands at once (the configuration's
+///   `httpMaximumConnectionsPerHost`, 6 by default); the others wait, in
+///   order, in the client. A request's timeouts (the `URLRequest`'s and a
+///   ``Session``'s) start when it is handed to `URLSession`, so time spent
+///   waiting for a slot does not count.
+/// - **Body size.** A body larger than ``maximumResponseBodySize`` (32 MiB by
+///   default) fails with ``HTTPError/responseTooLarge(limit:)``. On a session
+///   the client creates, the transfer is cancelled as soon as the
+///   `Content-Length` or the bytes received exceed the limit (FoundationNetworking
+///   reads ahead of its delegate, so on a fast link some more arrives first);
+///   on a session you pass in (which reports the body only when it is
+///   complete) the check happens at the end.
 /// - The request's `timeoutInterval` is honoured (`URLSession` reports
 ///   ``HTTPError/transport(_:)`` with `URLError(.timedOut)`). FoundationNetworking
 ///   (Linux) counts it in whole seconds and fails a request with a shorter
 ///   interval at once, so there the interval is rounded up to whole seconds.
 ///   For a precise timeout on a Ripple scheduler use ``Session``'s timeout or
-///   ``ObservableType/requestTimeout(_:scheduler:)``.
-/// - The outcome is delivered on the session's delegate queue, from
-///   `URLSession`'s completion handler: no lock is held while your observer
-///   runs. Use `observe(on: MainScheduler.instance)` before touching the UI.
+///   ``HTTPClient/send(_:timeout:scheduler:)``.
+/// - The outcome is delivered on the session's delegate queue: no lock is
+///   held while your observer runs. Use `observe(on: MainScheduler.instance)`
+///   before touching the UI.
+///
+/// On Linux, prefer the initializers that create the session
+/// (``init()``, ``init(configuration:maximumResponseBodySize:)``): with a
+/// `URLCache`, FoundationNetworking crashes the process ("Trying to access a
+/// behaviour for a task that in not in the registry") when a task is
+/// cancelled just as it completes, which disposing does. The sessions the
+/// client creates have no `URLCache` on Linux; a session you pass in keeps
+/// its own (`URLSession.shared` has one).
 ///
 /// ```swift
-/// let client = URLSessionHTTPClient()                       // URLSession.shared
+/// let client = URLSessionHTTPClient()
 /// client.get(URL(string: "https://api.github.com/users/octocat")!)
 ///     .subscribe(onSuccess: { print($0.statusCode) })
 ///     .disposed(by: bag)
@@ -33,26 +58,81 @@ import FoundationNetworking
 public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// The session that runs the data tasks.
     public let session: URLSession
-    private let ownsSession: Bool
+    /// The largest response body accepted, in bytes; a larger one fails with
+    /// ``HTTPError/responseTooLarge(limit:)``.
+    public let maximumResponseBodySize: Int
+    /// How many requests per host (scheme, host and port) are handed to
+    /// `URLSession` at once; the others wait in the client, in order. Taken
+    /// from the session configuration's `httpMaximumConnectionsPerHost` (a
+    /// value of 0 or less means no limit).
+    public let maximumConnectionsPerHost: Int
+    /// ``maximumResponseBodySize``'s default: 32 MiB.
+    public static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
 
-    /// A client on `session` (by default `URLSession.shared`). The session is
-    /// not invalidated by the client.
-    public init(session: URLSession = .shared) {
+    private let ownsSession: Bool
+    let events: URLSessionTaskEvents?
+    let limiter: ConnectionLimiter
+
+    /// A client on a new session with the default configuration
+    /// (`URLSessionConfiguration.default`); see
+    /// ``init(configuration:maximumResponseBodySize:)``.
+    public convenience init() {
+        self.init(configuration: .default)
+    }
+
+    /// A client on `session`, which it does not invalidate.
+    ///
+    /// The body limit is checked once the body has arrived (the session's
+    /// delegate is yours). On Linux, a session with a `URLCache` (such as
+    /// `URLSession.shared`) can crash the process when a request is disposed
+    /// just as it completes; see the type's documentation.
+    public init(session: URLSession, maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize) {
         self.session = session
         self.ownsSession = false
+        self.events = nil
+        self.maximumResponseBodySize = max(0, maximumResponseBodySize)
+        self.maximumConnectionsPerHost = URLSessionHTTPClient.limit(session.configuration.httpMaximumConnectionsPerHost)
+        self.limiter = ConnectionLimiter(limit: maximumConnectionsPerHost)
     }
 
     /// A client on a new session with `configuration`, invalidated (after its
     /// running tasks finish) when the client is released.
     ///
+    /// The session's delegate is the client's (bodies are checked against
+    /// `maximumResponseBodySize` as they stream in) and its delegate queue a
+    /// serial queue of its own. On Linux the session has no `URLCache` (see
+    /// the type's documentation). `configuration` itself is not modified.
+    ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.ephemeral
     /// configuration.timeoutIntervalForRequest = 10
-    /// let client = URLSessionHTTPClient(configuration: configuration)
+    /// configuration.httpMaximumConnectionsPerHost = 4
+    /// let client = URLSessionHTTPClient(configuration: configuration, maximumResponseBodySize: 1 << 20)
     /// ```
-    public init(configuration: URLSessionConfiguration) {
-        self.session = URLSession(configuration: configuration)
+    public init(configuration: URLSessionConfiguration, maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize) {
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking looks a data task up in the URLCache on a
+        // background queue; a cancel() made during that lookup is carried out
+        // after it, and if the task has completed and left the session's
+        // registry meanwhile, that is a fatalError. URLSessionStressTests
+        // (3 000 requests disposed 0–3 ms after subscription): 8 runs of 8
+        // crashed with the cache, after 150 to 2 150 requests; 0 of 10
+        // without (30 000 requests). In a plain URLSession reproduction
+        // (2 000 cancels per run), cancelling on the serial delegate queue
+        // still crashed 3 runs of 3: serialising is no cure.
+        configuration.urlCache = nil
+        #endif
+        let events = URLSessionTaskEvents()
+        let queue = OperationQueue()
+        queue.name = "RippleHTTP.URLSessionHTTPClient"
+        queue.maxConcurrentOperationCount = 1
+        self.session = URLSession(configuration: configuration, delegate: events, delegateQueue: queue)
         self.ownsSession = true
+        self.events = events
+        self.maximumResponseBodySize = max(0, maximumResponseBodySize)
+        self.maximumConnectionsPerHost = URLSessionHTTPClient.limit(configuration.httpMaximumConnectionsPerHost)
+        self.limiter = ConnectionLimiter(limit: maximumConnectionsPerHost)
     }
 
     deinit {
@@ -61,24 +141,28 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         }
     }
 
+    private static func limit(_ configured: Int) -> Int {
+        configured > 0 ? configured : Int.max
+    }
+
     /// Sends `request` when subscribed; see the type's documentation.
     ///
     /// ```
     /// send(request):  --------(response|)   or   ----#(HTTPError.transport)
     /// ```
     public func send(_ request: URLRequest) -> Single<HTTPResponse> {
-        let session = self.session
+        send(request, whenStarted: {})
+    }
+
+    /// ``send(_:)``, calling `started` when the request is handed to
+    /// `URLSession` (after it waited for a connection slot); never if it was
+    /// disposed before.
+    public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
         let request = URLSessionHTTPClient.adjusted(request)
-        return Single<HTTPResponse>.create { observer in
-            let outcome = SingleOutcome(observer)
-            let task = session.dataTask(with: request) { data, response, error in
-                outcome.report(URLSessionHTTPClient.result(data: data, response: response, error: error))
-            }
-            task.resume()
-            return Disposables.create {
-                outcome.cancel()
-                task.cancel()
-            }
+        return Single<HTTPResponse>.create { [self] observer in
+            let run = URLSessionTaskRun(client: self, request: request, started: started, observer: observer)
+            run.begin()
+            return Disposables.create { run.dispose() }
         }
     }
 
@@ -97,40 +181,39 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         return request
     }
 
+    /// A failure reported by `URLSession`, as an ``HTTPError``.
+    ///
+    /// FoundationNetworking reports a connection that the server (or the
+    /// network) closed in the middle of a response with libcurl's codes:
+    /// `-1` (`.unknown`, "transfer closed with 993 bytes remaining to read")
+    /// and `-1011` (`.badServerResponse`, "Empty reply from server"). Darwin
+    /// reports the same loss as `.networkConnectionLost` (`-1005`), the code
+    /// apps and ``RetryPolicy/isTransient(_:)`` handle, so on Linux these two
+    /// become `.networkConnectionLost`; libcurl's message stays the
+    /// description and the original error the `NSUnderlyingErrorKey`.
+    static func transportFailure(_ error: Error) -> HTTPError {
+        let converted = HTTPError.transport(from: error)
+        #if canImport(FoundationNetworking)
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain,
+           nsError.code == NSURLErrorUnknown || nsError.code == NSURLErrorBadServerResponse
+        {
+            var userInfo = nsError.userInfo
+            userInfo[NSUnderlyingErrorKey] = nsError
+            return .transport(URLError(.networkConnectionLost, userInfo: userInfo))
+        }
+        #endif
+        return converted
+    }
+
     /// Turns a completion handler's arguments into the outcome.
     static func result(data: Data?, response: URLResponse?, error: Error?) -> Result<HTTPResponse, Error> {
         if let error {
-            return .failure(HTTPError.transport(from: error))
+            return .failure(transportFailure(error))
         }
         guard let httpResponse = response as? HTTPURLResponse else {
             return .failure(HTTPError.notHTTPResponse(response))
         }
         return .success(HTTPResponse(data: data ?? Data(), response: httpResponse))
-    }
-}
-
-/// Hands the completion handler's outcome (on `URLSession`'s queue) to a
-/// `Single`'s observer, at most once, and never after cancellation.
-final class SingleOutcome<Element>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var observer: ((SingleEvent<Element>) -> Void)?
-
-    init(_ observer: @escaping (SingleEvent<Element>) -> Void) {
-        self.observer = observer
-    }
-
-    func report(_ result: Result<Element, Error>) {
-        lock.lock()
-        let observer = self.observer
-        self.observer = nil
-        lock.unlock()
-        // Delivered outside the lock.
-        observer?(result)
-    }
-
-    func cancel() {
-        lock.lock()
-        observer = nil
-        lock.unlock()
     }
 }

@@ -67,12 +67,12 @@ public struct StubResponse: Sendable {
         StubResponse(statusCode: statusCode, headers: headers, body: Data(body.utf8))
     }
 
-    /// A transport failure: ``HTTPError/transport(_:)`` with `URLError(code)`.
+    /// A transport failure: `HTTPError.transport(_:)` with `URLError(code)`.
     public static func failure(_ code: URLError.Code) -> StubResponse {
         StubResponse(outcome: .failure(.transport(URLError(code))))
     }
 
-    /// Fails with `error` (any ``HTTPError``, e.g. ``HTTPError/notHTTPResponse(_:)``).
+    /// Fails with `error` (any `HTTPError`, e.g. `HTTPError.notHTTPResponse(_:)`).
     public static func failure(_ error: HTTPError) -> StubResponse {
         StubResponse(outcome: .failure(error))
     }
@@ -104,7 +104,7 @@ public struct StubResponse: Sendable {
     }
 }
 
-/// An ``HTTPClient`` for tests: answers by method and path with canned
+/// An `HTTPClient` for tests: answers by method and path with canned
 /// responses, optionally after a delay on a scheduler (a `TestScheduler` for
 /// virtual time), and records every request it receives and every request
 /// cancelled before its answer.

@@ -27,6 +27,19 @@ public enum MaterializedSequenceResult<T> {
 public struct BlockingObservable<Element> {
     let timeout: TimeInterval?
     let source: Observable<Element>
+    /// Applied after the deadline check and before the element limit, so that a
+    /// limit reached stops the predicate too (`single(_:)`).
+    private let predicate: ((Element) throws -> Bool)?
+
+    init(timeout: TimeInterval?, source: Observable<Element>) {
+        self.init(timeout: timeout, source: source, predicate: nil)
+    }
+
+    private init(timeout: TimeInterval?, source: Observable<Element>, predicate: ((Element) throws -> Bool)?) {
+        self.timeout = timeout
+        self.source = source
+        self.predicate = predicate
+    }
 
     /// All elements, once the sequence completes.
     ///
@@ -61,8 +74,12 @@ public struct BlockingObservable<Element> {
     }
 
     /// The only element that satisfies `predicate`.
+    ///
+    /// The subscription is disposed at the second match, so `predicate` is not
+    /// evaluated for the elements after it.
     public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
-        let matching = source.filter(predicate).toBlocking(timeout: timeout).materializeResult(maxElements: 2)
+        let matching = BlockingObservable(timeout: timeout, source: source, predicate: predicate)
+            .materializeResult(maxElements: 2)
         switch matching {
         case .failed(_, let error): throw error
         case .completed(let elements):
@@ -81,6 +98,26 @@ public struct BlockingObservable<Element> {
     private func materializeResult(maxElements: Int?) -> MaterializedSequenceResult<Element> {
         let state = LockedBox<(elements: [Element], error: Error?, done: Bool)>(([], nil, false))
         let semaphore = DispatchSemaphore(value: 0)
+        // A synchronous source emits during `subscribe`, before the wait below
+        // starts, so neither the element limit nor the timeout could stop an
+        // infinite one. Operators in the chain do: `take` disposes the source once
+        // the limit is reached, and a deadline checked at each element ends the
+        // subscription with `RxError.timeout` once the time is up.
+        var gated = source
+        if let timeout {
+            let deadline = DispatchTime.now() + timeout
+            gated = gated.take(while: { _ in
+                if DispatchTime.now() < deadline { return true }
+                state.withLock { $0.error = RxError.timeout }
+                return false
+            })
+        }
+        if let predicate {
+            gated = gated.filter(predicate)
+        }
+        if let maxElements {
+            gated = gated.take(maxElements)
+        }
         let subscription = SerialDisposable()
         let finish: @Sendable () -> Void = {
             let first = state.withLock { state -> Bool in
@@ -90,7 +127,7 @@ public struct BlockingObservable<Element> {
             }
             if first { semaphore.signal() }
         }
-        subscription.disposable = source.subscribe { event in
+        subscription.disposable = gated.subscribe { event in
             switch event {
             case .next(let element):
                 let reachedLimit = state.withLock { state -> Bool in

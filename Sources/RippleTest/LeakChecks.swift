@@ -7,7 +7,7 @@ public enum LeakCheckScope: Sendable, Equatable {
     /// under Swift Testing (tests run in parallel, so the global count moves with
     /// other tests).
     case automatic
-    /// Every Ripple resource: ``Resources/total`` must come back to its value
+    /// Every Ripple resource: `Resources.total` must come back to its value
     /// before the block, and no subscription of a named stream made in the block
     /// may be alive. Only reliable when no other test runs at the same time.
     case allResources
@@ -33,7 +33,7 @@ public enum LeakCheckScope: Sendable, Equatable {
 /// Subscriptions released on other threads are given `timeout` seconds to go,
 /// counted from the end of the block.
 /// Works in XCTest (`XCTFail`) and Swift Testing (an `Issue` at the call site).
-/// Leaks are counted in debug builds only (see ``Resources``); in release builds
+/// Leaks are counted in debug builds only (see `Resources`); in release builds
 /// the check passes.
 ///
 /// - Returns: What `body` returned.
@@ -113,10 +113,25 @@ final class LeakCheck: Sendable {
     /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
     /// to be released, then reports what is left, if anything.
     func finish(at location: AssertionLocation, wait: () -> Void) {
+        finish(wait: wait) { TestFailure.report($0, at: location) }
+    }
+
+    /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
+    /// to be released, then hands what is left, if anything, to `report`. With a
+    /// `settleTime`, the wait also ends once what is left has not changed for that
+    /// long: a leak that nothing is about to release is reported without waiting
+    /// for the whole `timeout`.
+    func finish(settleTime: TimeInterval? = nil, wait: () -> Void, report reportLeak: (String) -> Void) {
         let deadline = Date().addingTimeInterval(timeout)
+        var lastChange = (report: String?.none, at: Date())
         while let report = report() {
-            if Date() >= deadline {
-                TestFailure.report(report, at: location)
+            let now = Date()
+            if report != lastChange.report {
+                lastChange = (report, now)
+            }
+            let settled = settleTime.map { now.timeIntervalSince(lastChange.at) >= $0 } ?? false
+            if now >= deadline || settled {
+                reportLeak(report)
                 return
             }
             wait()

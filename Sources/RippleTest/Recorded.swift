@@ -3,7 +3,7 @@ import Ripple
 /// A point on a ``TestScheduler``'s clock.
 public typealias TestTime = Int
 
-/// A value (usually an ``Event``) recorded at a virtual time.
+/// A value (usually an `Event`) recorded at a virtual time.
 public struct Recorded<Value>: CustomDebugStringConvertible {
     /// When the value was recorded.
     public let time: TestTime
@@ -42,14 +42,19 @@ extension Recorded {
         Recorded(time: time, value: .error(error))
     }
 
-    /// The arguments as an array.
+    /// The arguments as an array, for when the element type cannot be inferred
+    /// from the context: `Recorded.events(.next(210, 1), .completed(300))`.
+    ///
+    /// As in RxTest there are exactly two forms, this one and the one taking an
+    /// array. (A third form, variadic over arrays, made ordinary calls with
+    /// arithmetic in their arguments too slow to type-check.)
     public static func events<T>(_ recordedEvents: Recorded<Event<T>>...) -> [Recorded<Event<T>>] where Value == Event<T> {
         recordedEvents
     }
 
-    /// The arguments concatenated.
-    public static func events<T>(_ recordedEvents: [Recorded<Event<T>>]...) -> [Recorded<Event<T>>] where Value == Event<T> {
-        recordedEvents.flatMap { $0 }
+    /// The array itself: `Recorded.events([.next(210, 1), .completed(300)])`.
+    public static func events<T>(_ recordedEvents: [Recorded<Event<T>>]) -> [Recorded<Event<T>>] where Value == Event<T> {
+        recordedEvents
     }
 }
 
@@ -72,8 +77,9 @@ public struct Subscription: Equatable, Hashable, Sendable, CustomDebugStringConv
         self.unsubscribe = unsubscribe
     }
 
-    /// `(200 : 1000)`, or `(200 : Infinity)` while subscribed.
+    /// `(200: 1000)`, or `(200: Infinity)` while subscribed, as RxTest 6 prints
+    /// it (RxTest before 6.0 printed a space before the colon).
     public var debugDescription: String {
-        "(\(subscribe) : \(unsubscribe == Int.max ? "Infinity" : String(unsubscribe)))"
+        "(\(subscribe): \(unsubscribe == Int.max ? "Infinity" : String(unsubscribe)))"
     }
 }

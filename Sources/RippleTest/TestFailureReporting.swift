@@ -34,6 +34,19 @@ enum TestFailure {
         XCTFail(message, file: location.filePath, line: location.line)
     }
 
+    /// Reports `message` to the running test where no call site is known: an
+    /// `Issue` at the test's declaration under Swift Testing, `XCTFail` under
+    /// XCTest.
+    static func report(_ message: String) {
+        #if canImport(Testing)
+        if let test = Test.current {
+            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+            return
+        }
+        #endif
+        XCTFail(message)
+    }
+
     /// Whether the caller runs inside a Swift Testing test.
     static var isSwiftTesting: Bool {
         #if canImport(Testing)

@@ -12,27 +12,55 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType, Senda
     private let resolution: Double
 
     init(resolution: Double) {
+        if let problem = Self.problem(withResolution: resolution) {
+            preconditionFailure(problem)
+        }
         self.resolution = resolution
+    }
+
+    /// Why `resolution` cannot be a tick's length, or `nil` if it can.
+    static func problem(withResolution resolution: Double) -> String? {
+        guard resolution.isFinite, resolution > 0 else {
+            return "TestScheduler(resolution: \(resolution)): the resolution is the length of one tick in seconds and must be a positive, finite number (1.0 by default)."
+        }
+        return nil
+    }
+
+    /// `seconds / resolution` ticks, rounded to the nearest; values beyond the
+    /// range of `Int` saturate at `Int.max` / `Int.min` instead of trapping.
+    static func ticks(_ seconds: Double, resolution: Double) -> Int {
+        let ticks = (seconds / resolution + 0.5).rounded(.down)
+        if ticks.isNaN { return 0 }
+        if ticks >= Double(Int.max) { return Int.max }
+        if ticks <= Double(Int.min) { return Int.min }
+        return Int(ticks)
     }
 
     public func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime {
         Date(timeIntervalSince1970: TimeInterval(virtualTime) * resolution)
     }
 
+    /// The tick of `time`; times beyond `Int.max` ticks saturate at `Int.max`,
+    /// the end of virtual time (work due then never runs before the end of a
+    /// test's `start`).
     public func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit {
-        VirtualTimeIntervalUnit(time.timeIntervalSince1970 / resolution + 0.5)
+        Self.ticks(time.timeIntervalSince1970, resolution: resolution)
     }
 
     public func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit) -> TimeInterval {
         TimeInterval(virtualTimeInterval) * resolution
     }
 
+    /// The ticks of `timeInterval`, saturating at `Int.max` / `Int.min`.
     public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit {
-        VirtualTimeIntervalUnit(timeInterval / resolution + 0.5)
+        Self.ticks(timeInterval, resolution: resolution)
     }
 
+    /// `time + offset`, saturating at `Int.max` / `Int.min` instead of trapping.
     public func offsetVirtualTime(_ time: VirtualTimeUnit, offset: VirtualTimeIntervalUnit) -> VirtualTimeUnit {
-        time + offset
+        let (sum, overflow) = time.addingReportingOverflow(offset)
+        guard overflow else { return sum }
+        return offset > 0 ? Int.max : Int.min
     }
 
     public func compareVirtualTime(_ lhs: VirtualTimeUnit, _ rhs: VirtualTimeUnit) -> VirtualTimeComparison {
@@ -72,6 +100,10 @@ open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter
 
     /// A scheduler whose clock starts at `initialClock`; one tick is `resolution`
     /// seconds of real time (for operators that take `RxTimeInterval`s).
+    ///
+    /// `resolution` must be positive and finite (a precondition). Due times
+    /// beyond `Int.max` ticks (`delay(.seconds(Int.max), ...)`) saturate at
+    /// `Int.max` rather than overflow.
     public init(initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {
         self.simulateProcessingDelay = simulateProcessingDelay
         super.init(initialClock: initialClock, converter: TestSchedulerVirtualTimeConverter(resolution: resolution))
@@ -103,9 +135,19 @@ open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter
 
     /// Creates the sequence at `created`, subscribes at `subscribed`, disposes at
     /// `disposed`, runs the scheduler, and returns what was recorded.
+    ///
+    /// Each call needs a scheduler whose clock has not passed `created` and that
+    /// is not running: calling it a second time on the same scheduler, or from
+    /// one of its scheduled actions, fails the test with a message saying so
+    /// (instead of quietly recording nothing). Use a new `TestScheduler` for each
+    /// run.
     public func start<Element, OutputSequence: ObservableConvertibleType>(
         created: TestTime, subscribed: TestTime, disposed: TestTime, create: @escaping () -> OutputSequence
     ) -> TestableObserver<Element> where OutputSequence.Element == Element {
+        if let problem = startProblem(created: created) {
+            reportMisuse(problem)
+            return createObserver(Element.self)
+        }
         let state = LockedBox<(source: Observable<Element>?, subscription: Disposable?)>((nil, nil))
         let observer = createObserver(Element.self)
         scheduleAt(created) {
@@ -141,7 +183,26 @@ open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter
     /// Work scheduled at or before the current time runs at the current time, plus
     /// one tick when `simulateProcessingDelay` is on.
     open override func adjustScheduledTime(_ time: Int) -> Int {
-        time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
+        let now = clock
+        guard time <= now else { return time }
+        return simulateProcessingDelay && now < Int.max ? now + 1 : now
+    }
+
+    /// Fails the running test (XCTest or Swift Testing) with `message`.
+    open override func reportMisuse(_ message: String) {
+        TestFailure.report(message)
+    }
+
+    /// Why ``start(created:subscribed:disposed:create:)`` cannot run now, or `nil`.
+    func startProblem(created: TestTime) -> String? {
+        if isRunning {
+            return "TestScheduler.start was called from inside one of the scheduler's own actions; it cannot run the scheduler again and records nothing. Call start once, from the test."
+        }
+        let now = clock
+        if now > created {
+            return "TestScheduler.start was called on a scheduler whose clock is already at \(now), past the creation time \(created) (was start called twice?). Nothing was recorded: use a new TestScheduler for each start."
+        }
+        return nil
     }
 }
 

@@ -110,10 +110,10 @@ final class HTTPErrorTests: HTTPTestCase {
     }
 
     func testKinds() {
-        XCTAssertEqual(HTTPError.Kind.allCases.count, 5)
+        XCTAssertEqual(HTTPError.Kind.allCases.count, 6)
         let errors: [HTTPError] = [
             .transport(URLError(.timedOut)), .notHTTPResponse(nil), .unacceptableStatusCode(400, headers: [:], body: Data()),
-            .undecodableBody(TestError(), body: Data()), .invalidRequest("x"),
+            .undecodableBody(TestError(), body: Data()), .invalidRequest("x"), .responseTooLarge(limit: 10),
         ]
         XCTAssertEqual(errors.map(\.kind), HTTPError.Kind.allCases)
         XCTAssertEqual(errors.compactMap(\.urlError).count, 1)
@@ -122,6 +122,25 @@ final class HTTPErrorTests: HTTPTestCase {
         XCTAssertEqual(errors.compactMap(\.headers).count, 1)
         XCTAssertEqual(errors.compactMap(\.decodingError).count, 1)
         XCTAssertEqual(HTTPError.undecodableBody(TestError(2), body: Data("b".utf8)).description, "Undecodable response body: TestError(2); body: b")
+        XCTAssertEqual(HTTPError.responseTooLarge(limit: 1024).description, "HTTP response body too large: more than 1024 bytes")
+        XCTAssertFalse(RetryPolicy.isTransient(HTTPError.responseTooLarge(limit: 1024)))
+    }
+
+    func testErrorsKeepOnlyAPrefixOfALargeBody() throws {
+        let url = URL(string: "https://api.example.com/big")!
+        let big = Data(repeating: UInt8(ascii: "x"), count: 1_000_000)
+        let response = try XCTUnwrap(HTTPResponse(url: url, statusCode: 500, data: big))
+        XCTAssertThrowsError(try AcceptableStatusCodes.successful.validate(response)) { error in
+            XCTAssertEqual((error as? HTTPError)?.body?.count, HTTPError.maximumBodyPrefix)
+        }
+        let undecodable = try XCTUnwrap(HTTPResponse(url: url, statusCode: 200, data: big))
+        let events = Recorder<SingleEvent<[Int]>>()
+        _ = Single.just(undecodable).decode([Int].self).subscribe { events.append($0) }
+        guard case .failure(let error as HTTPError)? = events.values.first else { return XCTFail("\(events.values)") }
+        XCTAssertEqual(error.kind, .undecodableBody)
+        XCTAssertEqual(error.body?.count, HTTPError.maximumBodyPrefix)
+        // A small body is kept whole.
+        XCTAssertEqual(HTTPError.bodyPrefix(Data("short".utf8)), Data("short".utf8))
     }
 
     /// Random bodies, parameters, headers, paths and key paths: every outcome is

@@ -138,3 +138,47 @@ final class NetworkingExampleTests: HTTPTestCase {
         XCTAssertEqual(avatar?.absoluteString, "https://avatars.example/u/583231")
     }
 }
+
+// The README's test of the view model, word for word
+// (`testTheReadmeShowsTheseTests` checks that).
+final class RepositoriesViewModelTests: XCTestCase {
+    func testCachedResultsFirstThenFreshOnes() {
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)     // 1 tick = 1 ms
+        let stub = StubHTTPClient(scheduler: scheduler)
+        stub.stub(.get, "/users/octocat/repos", .json("""
+            [{"id": 1, "full_name": "octocat/hello", "stargazers_count": 80, "updated_at": "2024-05-01T12:00:00Z"}]
+            """).delayed(by: .milliseconds(100)))
+        let api = GitHubClient(session: Session(client: stub, scheduler: scheduler), baseURL: URL(string: "http://mock.test")!)
+        let stale = Repository(id: 1, fullName: "octocat/hello", stargazersCount: 79, updatedAt: Date(timeIntervalSince1970: 0))
+        let cache = InMemoryCache<String, [Repository]>()
+        cache["octocat"] = [stale]
+        let viewModel = RepositoriesViewModel(api: api, cache: cache, scheduler: scheduler)
+
+        scheduler.scheduleAt(1000) { viewModel.user.accept("octocat") }
+        let res = scheduler.start(created: 0, subscribed: 0, disposed: 10_000) { viewModel.state }
+
+        let fresh = Repository(id: 1, fullName: "octocat/hello", stargazersCount: 80, updatedAt: Date(timeIntervalSince1970: 1_714_564_800))
+        XCTAssertEqual(res.events, [
+            .next(301, .idle),                                  // debounced 300 ms, delivered 1 tick later
+            .next(1301, .loading),
+            .next(1301, .loaded([stale], refreshing: true)),    // the cache first
+            .next(1401, .loaded([fresh], refreshing: false)),   // then the server's answer, 100 ms later
+        ])
+        XCTAssertEqual(stub.requests.map { $0.url?.absoluteString }, ["http://mock.test/users/octocat/repos?sort=updated&per_page=30"])
+        XCTAssertEqual(cache["octocat"], [fresh])
+    }
+}
+
+final class NetworkingReadmeTests: XCTestCase {
+    func testTheReadmeShowsTheseTests() throws {
+        let file = URL(fileURLWithPath: #filePath)
+        let readme = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let source = try String(contentsOf: file, encoding: .utf8)
+        let start = try XCTUnwrap(text.range(of: "final class RepositoriesViewModelTests"))
+        let end = try XCTUnwrap(text.range(of: "\n```", range: start.lowerBound..<text.endIndex))
+        let shown = String(text[start.lowerBound..<end.lowerBound])
+        XCTAssertTrue(source.contains(shown), "README's RepositoriesViewModelTests differs from this file's:\n\(shown)")
+    }
+}

@@ -61,18 +61,28 @@ final class RetryPolicyTests: HTTPTestCase {
         let xs = scheduler.createColdObservable([.error(5, unavailable, Int.self)])
         XCTAssertEqual(scheduler.start { xs.retry(RetryPolicy.never, scheduler: scheduler) }.events, [.error(205, unavailable)])
 
-        for invalid in [
-            RetryPolicy(maxRetries: -1), RetryPolicy(initialDelay: -1), RetryPolicy(initialDelay: .nan),
-            RetryPolicy(multiplier: .infinity), RetryPolicy(maxDelay: -5), RetryPolicy(jitter: .proportional(1.5)),
-            RetryPolicy(retryAfterLimit: -1),
+        for (invalid, setting) in [
+            (RetryPolicy(maxRetries: -1), "maxRetries must be 0 or more (got -1)"),
+            (RetryPolicy(initialDelay: -1), "initialDelay must be a finite number of seconds, 0 or more (got -1.0)"),
+            (RetryPolicy(initialDelay: .nan), "initialDelay must be a finite number of seconds, 0 or more (got nan)"),
+            (RetryPolicy(multiplier: .infinity), "multiplier must be finite, 0 or more (got inf)"),
+            (RetryPolicy(maxDelay: -5), "maxDelay must be 0 or more seconds (got -5.0)"),
+            (RetryPolicy(maxDelay: .nan), "maxDelay must be 0 or more seconds (got nan)"),
+            (RetryPolicy(jitter: .proportional(1.5)), "jitter factor must be in 0...1 (got 1.5)"),
+            (RetryPolicy(retryAfterLimit: -1), "retryAfterLimit must be 0 or more seconds, or nil (got -1.0)"),
         ] {
             XCTAssertFalse(invalid.isValid)
+            XCTAssertEqual(invalid.invalidSetting, setting)
             let scheduler = TestScheduler(initialClock: 0)
             let ys = scheduler.createColdObservable([.next(5, 1)])
-            XCTAssertEqual(scheduler.start { ys.retry(invalid, scheduler: scheduler) }.events, [.error(200, RxError.argumentOutOfRange)])
+            let events = scheduler.start { ys.retry(invalid, scheduler: scheduler) }.events
+            // A typed HTTPError that names the bad setting, not an RxError.
+            XCTAssertEqual(describe(events), ["200: error(Invalid HTTP request: invalid RetryPolicy: \(setting))"])
+            XCTAssertEqual(events.first.flatMap { ($0.value.error as? HTTPError)?.kind }, .invalidRequest)
             XCTAssertEqual(ys.subscriptions, [])
         }
         XCTAssertTrue(RetryPolicy.default.isValid)
+        XCTAssertNil(RetryPolicy.default.invalidSetting)
     }
 
     func testDisposeDuringTheWaitCancelsIt() {

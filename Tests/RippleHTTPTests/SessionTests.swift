@@ -56,6 +56,30 @@ final class SessionTests: HTTPTestCase {
         XCTAssertEqual(try longer.makeURLRequest().timeoutInterval, 60, "also given to URLSession")
     }
 
+    func testTheTimeoutCountsFromWhenTheClientStartsTheRequest() {
+        // A client that holds each request 20 s (waiting for a connection), then
+        // answers 8 s after handing it over. A 10 s timeout is not used up by the wait.
+        let scheduler = TestScheduler(initialClock: 0)
+        let client = LateStartingClient(scheduler: scheduler, wait: 20, answerAfter: 8)
+        let session = Session(client: client, scheduler: scheduler, timeout: .seconds(10))
+        let res = scheduler.start { session.response(for: ConfigurableRequest<Int>(convert: \.statusCode)).asObservable() }
+        XCTAssertEqual(res.events, [.next(228, 200), .completed(228)])
+
+        // Once started, the timeout still fires: 10 s after the start at 220.
+        let slow = TestScheduler(initialClock: 0)
+        let slowSession = Session(client: LateStartingClient(scheduler: slow, wait: 20, answerAfter: 30), scheduler: slow, timeout: .seconds(10))
+        let timedOut = slow.start { slowSession.response(for: ConfigurableRequest<Int>(convert: \.statusCode)).asObservable() }
+        XCTAssertEqual(timedOut.events, [.error(230, HTTPError.transport(URLError(.timedOut)))])
+
+        // A client that starts on subscription (the default of send(_:whenStarted:)) is timed from there.
+        let direct = TestScheduler(initialClock: 0)
+        let stub = StubHTTPClient(scheduler: direct)
+        stub.stub(.get, "/thing", .text("late").delayed(by: .seconds(15)))
+        let stubSession = Session(client: stub, scheduler: direct, timeout: .seconds(10))
+        XCTAssertEqual(direct.start { stubSession.response(for: ConfigurableRequest<String>(convert: \.text)).asObservable() }.events,
+                       [.error(210, HTTPError.transport(URLError(.timedOut)))])
+    }
+
     func testSessionRetriesTransientFailuresOfIdempotentRequests() {
         let scheduler = TestScheduler(initialClock: 0)
         let stub = StubHTTPClient(scheduler: scheduler)
@@ -170,5 +194,29 @@ final class SessionTests: HTTPTestCase {
         XCTAssertEqual(response.headers["b"], "2")
         XCTAssertEqual(response.tuple.0, response.data)
         XCTAssertEqual(HTTPResponse(data: Data(), response: response.response).statusCode, 201)
+    }
+}
+
+/// Holds each request `wait` seconds (as if waiting for a connection), reports
+/// the start, then answers `200` after `answerAfter` seconds, in virtual time.
+private struct LateStartingClient: HTTPClient {
+    let scheduler: TestScheduler
+    let wait: Int
+    let answerAfter: Int
+
+    func send(_ request: URLRequest) -> Single<HTTPResponse> {
+        send(request, whenStarted: {})
+    }
+
+    func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
+        let scheduler = self.scheduler
+        let answerAfter = self.answerAfter
+        let response = HTTPResponse(url: request.url!, statusCode: 200)!
+        return Observable<Int>.timer(.seconds(wait), scheduler: scheduler)
+            .flatMap { _ -> Observable<HTTPResponse> in
+                started()
+                return Observable<Int>.timer(.seconds(answerAfter), scheduler: scheduler).map { _ in response }
+            }
+            .asSingle()
     }
 }

@@ -165,6 +165,26 @@ final class URLSessionHTTPClientTests: HTTPTestCase {
         XCTAssertTrue(RetryPolicy.isTransient(error!))
     }
 
+    func testAConnectionClosedMidResponseIsALostConnectionAndTransient() {
+        for path in ["/cut/body", "/cut/head"] {
+            let error = httpError(outcome(of: client.get(url(path))))
+            XCTAssertEqual(error?.urlError?.code, .networkConnectionLost, "\(path): \(String(describing: error))")
+            XCTAssertTrue(error.map(RetryPolicy.isTransient) ?? false, path)
+        }
+    }
+
+    func testASessionRetriesAGetCutMidResponseButNotAPost() {
+        let session = Session(client: client, retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: 0.01))
+        let get = ConfigurableRequest<Void>(baseURL: server.baseURL, path: "cut/body", convert: { _ in })
+        XCTAssertEqual(httpError(outcome(of: session.response(for: get)))?.urlError?.code, .networkConnectionLost)
+        XCTAssertEqual(server.receivedRequests.filter { $0.method == "GET" }.count, 3, "the GET was tried 3 times")
+
+        var post = ConfigurableRequest<Void>(baseURL: server.baseURL, path: "cut/body", convert: { _ in })
+        post.method = .post
+        XCTAssertEqual(httpError(outcome(of: session.response(for: post)))?.urlError?.code, .networkConnectionLost)
+        XCTAssertEqual(server.receivedRequests.filter { $0.method == "POST" }.count, 1, "a POST is not retried")
+    }
+
     func testANonHTTPURLIsNotAnHTTPResponse() throws {
         // A data: URL gets a plain URLResponse.
         let error = httpError(outcome(of: client.send(URLRequest(url: URL(string: "data:text/plain,hello")!))))
@@ -195,9 +215,25 @@ final class URLSessionHTTPClientTests: HTTPTestCase {
         XCTAssertTrue(lines.values.last?.hasPrefix("← 200 OK GET \(url("/hello").absoluteString) (") ?? false, "\(lines.values)")
     }
 
-    func testTheSharedSessionInitializer() throws {
-        let shared = URLSessionHTTPClient()
+    func testTheInitializers() throws {
+        // init(): a session of its own, with the client as its delegate.
+        let own = URLSessionHTTPClient()
+        XCTAssertFalse(own.session === URLSession.shared)
+        XCTAssertEqual(own.session.delegateQueue.maxConcurrentOperationCount, 1)
+        XCTAssertEqual(own.maximumConnectionsPerHost, URLSessionConfiguration.default.httpMaximumConnectionsPerHost)
+        XCTAssertEqual(own.maximumResponseBodySize, URLSessionHTTPClient.defaultMaximumResponseBodySize)
+        XCTAssertEqual(try outcome(of: own.get(url("/hello")))?.get().statusCode, 200)
+        // init(session:): the session as it is.
+        let shared = URLSessionHTTPClient(session: .shared)
         XCTAssertTrue(shared.session === URLSession.shared)
         XCTAssertEqual(try outcome(of: shared.get(url("/hello")))?.get().statusCode, 200)
+        // init(configuration:) copies the configuration; on Linux the session has no URLCache.
+        let configuration = URLSessionConfiguration.ephemeral
+        let configured = URLSessionHTTPClient(configuration: configuration)
+        #if canImport(FoundationNetworking)
+        XCTAssertNil(configured.session.configuration.urlCache)
+        XCTAssertNotNil(configuration.urlCache, "the caller's configuration is unchanged")
+        #endif
+        XCTAssertEqual(try outcome(of: configured.get(url("/hello")))?.get().statusCode, 200)
     }
 }

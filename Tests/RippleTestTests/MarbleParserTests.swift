@@ -127,6 +127,18 @@ import Testing
                    expected: "an event (a letter or digit, '|' or '#') or ')' inside a group ('^' marks the subscription point of hot observables and subscription marbles only)"),
         BadMarbles(marbles: "^-!-!", kind: .subscription, column: 5, character: "!",
                    expected: "'-' or a space (only one '!' is allowed)"),
+        BadMarbles(marbles: "--a--|--b", kind: .events, column: 9, character: "b",
+                   expected: "'-' or a space (nothing happens after the completion '|' at column 6)"),
+        BadMarbles(marbles: "--|--#", kind: .cold, column: 6, character: "#",
+                   expected: "'-' or a space (nothing happens after the completion '|' at column 3)"),
+        BadMarbles(marbles: "-#|", kind: .events, column: 3, character: "|",
+                   expected: "'-' or a space (nothing happens after the error '#' at column 2)"),
+        BadMarbles(marbles: "-(|a)", kind: .events, column: 4, character: "a",
+                   expected: "')' (nothing happens after the completion '|' at column 3)"),
+        BadMarbles(marbles: "-a-#-^-b", kind: .hot, column: 8, character: "b",
+                   expected: "'-' or a space (nothing happens after the error '#' at column 4)"),
+        BadMarbles(marbles: "--|-(ab)", kind: .events, column: 6, character: "a",
+                   expected: "')' (nothing happens after the completion '|' at column 3)"),
     ]
 
     @Test(arguments: badMarbles)

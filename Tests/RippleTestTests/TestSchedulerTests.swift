@@ -53,10 +53,10 @@ final class TestSchedulerTests: XCTestCase {
     func testRecordedBuildersAndDescriptions() {
         let events: [Recorded<Event<Int>>] = [.next(210, 1), .completed(300)]
         XCTAssertEqual(events, Recorded.events(.next(210, 1), .completed(300)))
-        XCTAssertEqual(Recorded.events([.next(1, 1)], [.completed(2)]), [.next(1, 1), .completed(2)])
+        XCTAssertEqual(Recorded.events([.next(1, 1), .completed(2)]), [.next(1, 1), .completed(2)])
         XCTAssertEqual(Recorded<Event<Int>>.next(210, 1).debugDescription, "next(1) @ 210")
-        XCTAssertEqual(Subscription(200, 300).debugDescription, "(200 : 300)")
-        XCTAssertEqual(Subscription(200).debugDescription, "(200 : Infinity)")
+        XCTAssertEqual(Subscription(200, 300).debugDescription, "(200: 300)")
+        XCTAssertEqual(Subscription(200).debugDescription, "(200: Infinity)")
         let error: Recorded<Event<Int>> = .error(220, Failure())
         XCTAssertEqual(error, .error(220, Failure()))
         XCTAssertNotEqual(error, .error(220, RxError.timeout))

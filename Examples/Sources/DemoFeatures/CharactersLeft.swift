@@ -50,7 +50,7 @@ public final class CharactersLeftScreen: TerminalScreen {
                     "",
                     Line("Esc: quit", style: TextStyle(dim: true)),
                 ],
-                cursor: (row: 2, column: prompt.count + field.cursor)
+                cursor: (row: 2, column: prompt.count + field.cursorColumn)
             )
         }
     }

@@ -121,7 +121,7 @@ public final class SignUpScreen: TerminalScreen {
         var buttonStyle = TextStyle(bold: enabled, dim: !enabled)
         buttonStyle.inverse = form.focus == .button && enabled
         let cursor: (row: Int, column: Int)? = switch form.focus {
-        case .email: (2, label.count + form.email.cursor)
+        case .email: (2, label.count + form.email.cursorColumn)
         case .password: (5, label.count + form.password.cursor)
         case .button: nil
         }

@@ -9,7 +9,7 @@ import TerminalUI
 ///
 /// Typing edits the query (Left/Right/Home/End/Backspace/Ctrl-U too) and the
 /// results follow; Up/Down move the highlight (Down past the last result loads the
-/// next page); Enter opens the details and Esc or Backspace closes them; `r`
+/// next page and moves onto its first result); Enter opens the details and Esc or Backspace closes them; `r`
 /// retries while an error for the current query is shown (Ctrl-R at any time);
 /// Esc (in the list) or Ctrl-C quits.
 ///
@@ -17,16 +17,19 @@ import TerminalUI
 /// the highlight, whether the details are open) and into commands for the
 /// ``SearchViewModel`` (its query, retry, load-next-page and selection inputs);
 /// frames combine that state with the view model's outputs and the terminal size.
-public final class SearchScreen: TerminalScreen {
+public final class SearchScreen: BusyReportingScreen {
     public let frames: Driver<Frame>
     public let quit: Signal<Void>
     public let viewModel: SearchViewModel
+    /// `true` while typed text waits for the debounce, or a page or the details load.
+    public let isBusy: Driver<Bool>
 
     /// - Parameters:
     ///   - host: the terminal.
     ///   - store: where the results come from.
     ///   - source: what the title says the results come from (`mock API at http://…`).
-    public init(host: TerminalHost, store: RepositoryStore, source: String) {
+    ///   - notice: a lasting warning shown after the title (the cache file cannot be used).
+    public init(host: TerminalHost, store: RepositoryStore, source: String, notice: String? = nil) {
         let latestSummary = BehaviorRelay(value: SearchSummary())
         let transitions: Signal<ScreenTransition> = host.keySignal
             .scan(ScreenTransition(state: ScreenState(), command: nil)) { previous, key in
@@ -58,9 +61,16 @@ public final class SearchScreen: TerminalScreen {
             .flatMapLatest { busy -> Driver<Int> in
                 busy ? Driver<Int>.interval(.milliseconds(100)).map { $0 + 1 }.startWith(0) : .just(0)
             }
+        isBusy = Driver.combineLatest(screenState, summary, viewModel.details) { state, summary, details in
+            state.field.text.trimmingCharacters(in: .whitespacesAndNewlines) != summary.query
+                || summary.state == .loading || summary.isRefreshing || summary.isLoadingMore
+                || (state.showingDetails && details?.isLoading != false)
+        }
+        .distinctUntilChanged()
         frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner) {
             state, summary, details, size, tick in
-            SearchScreen.frame(state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source)
+            SearchScreen.frame(
+                state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source, notice: notice)
         }
     }
 
@@ -68,15 +78,21 @@ public final class SearchScreen: TerminalScreen {
 
     /// Draws one frame.
     static func frame(
-        state: ScreenState, summary: SearchSummary, details: RepositoryDetails?, size: TerminalSize, spinnerTick: Int, source: String
+        state: ScreenState, summary: SearchSummary, details: RepositoryDetails?, size: TerminalSize, spinnerTick: Int, source: String,
+        notice: String? = nil
     ) -> Frame {
         let spinner = String(spinnerFrames[spinnerTick % spinnerFrames.count])
         if state.showingDetails, let details {
             return detailsFrame(details, size: size, spinner: spinner)
         }
         let width = max(size.columns, 10)
+        // A notice takes the source's place: it matters more, and both rarely fit.
+        let title = [
+            Span("GitHub search", style: TextStyle(bold: true)),
+            notice.map { Span("  ⚠ " + $0, style: TextStyle(foreground: .yellow)) } ?? Span("  ·  " + source, style: TextStyle(dim: true)),
+        ]
         var lines: [Line] = [
-            Line([Span("GitHub search", style: TextStyle(bold: true)), Span("  ·  " + source, style: TextStyle(dim: true))]),
+            Line(title),
             Line([Span("Search: ", style: TextStyle(bold: true)), Span(state.field.text)]),
             statusLine(summary, fieldText: state.field.text, spinner: spinner),
             Line(String(repeating: "─", count: width), style: TextStyle(dim: true)),
@@ -95,14 +111,14 @@ public final class SearchScreen: TerminalScreen {
         lines.append(Line(
             "Type to search  ↑/↓ select  Enter details  r retry  Esc quit",
             style: TextStyle(dim: true)))
-        return Frame(lines: lines, cursor: (row: 1, column: "Search: ".count + state.field.cursor))
+        return Frame(lines: lines, cursor: (row: 1, column: "Search: ".count + state.field.cursorColumn))
     }
 
     static func statusLine(_ summary: SearchSummary, fieldText: String, spinner: String) -> Line {
         let retryHint = " — press r to retry"
         switch summary.state {
         case .initial:
-            return Line("Type a query (language:swift stars:>100 work), or @login for an account's repositories",
+            return Line("Type words and qualifiers, e.g. ripple language:swift stars:>100, or @login for an account's repositories",
                         style: TextStyle(dim: true))
         case .loading:
             return Line("\(spinner) Loading…", style: TextStyle(foreground: .cyan))
@@ -301,11 +317,15 @@ struct ScreenTransition {
         case .down:
             if current + 1 < items.count {
                 state.highlighted = current + 1
-            } else {
-                state.highlighted = current
-                if hasMore && !summary.isLoadingMore {
+            } else if hasMore {
+                // Onto the first item of the next page: until it arrives the frame
+                // clamps the highlight to the last item; then it lands on the new one.
+                state.highlighted = items.count
+                if !summary.isLoadingMore {
                     return ScreenTransition(state: state, command: .loadNextPage)
                 }
+            } else {
+                state.highlighted = current
             }
         case .pageDown:
             state.highlighted = min(current + 10, max(items.count - 1, 0))

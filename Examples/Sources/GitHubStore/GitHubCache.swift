@@ -44,6 +44,9 @@ public enum GitHubCacheKey: Hashable, Sendable, CustomStringConvertible {
 public enum GitHubCacheError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The file could not be opened or created as a cache database.
     case cannotOpen(path: String, reason: String)
+    /// Another process holds a lock on the file (another `github-search` writing
+    /// to it, a `sqlite3` shell in a transaction) for longer than the busy timeout.
+    case inUse(path: String)
     /// A read or write failed.
     case databaseFailure(String)
     /// A stored value no longer decodes (it is then removed).
@@ -53,6 +56,8 @@ public enum GitHubCacheError: Error, Sendable, CustomStringConvertible, Localize
         switch self {
         case .cannotOpen(let path, let reason):
             return "Cannot use the cache file \(path): \(reason). Delete it, or choose another file with --cache PATH."
+        case .inUse(let path):
+            return "The cache file \(path) is in use by another process."
         case .databaseFailure(let reason):
             return "Cache database failure: \(reason)"
         case .undecodableEntry(let key, let reason):
@@ -73,7 +78,9 @@ public enum GitHubCacheError: Error, Sendable, CustomStringConvertible, Localize
 ///
 /// A missing file (and missing directories) is created; a file that is not a
 /// SQLite database, or not one of ours, fails with
-/// ``GitHubCacheError/cannotOpen(path:reason:)``.
+/// ``GitHubCacheError/cannotOpen(path:reason:)``, one locked by another process with
+/// ``GitHubCacheError/inUse(path:)``; ``openOrFallBack(path:now:)`` turns both into
+/// an in-memory cache and a notice.
 public final class GitHubCacheDatabase: Sendable {
     /// The file (`:memory:` for ``inMemory()``).
     public let path: String
@@ -94,11 +101,56 @@ public final class GitHubCacheDatabase: Sendable {
             throw GitHubCacheError.cannotOpen(path: path, reason: "cannot create its directory (\(error.localizedDescription))")
         }
         do {
-            queue = try DatabaseQueue(path: path)
+            var configuration = Configuration()
+            // Another process's short write (a second github-search) is waited for;
+            // a lock held longer means the file is in use.
+            configuration.busyMode = .timeout(GitHubCacheDatabase.busyTimeout)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
             try GitHubCacheDatabase.migrator.migrate(queue)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw GitHubCacheError.inUse(path: path)
         } catch {
             throw GitHubCacheError.cannotOpen(path: path, reason: GitHubCacheDatabase.explain(error))
         }
+    }
+
+    /// How long an operation waits for another process's lock on the file.
+    public static let busyTimeout: TimeInterval = 0.5
+
+    /// The cache at `path` for an app that must keep working without it: when the
+    /// file cannot be used (corrupt, not a database, in use by another process, an
+    /// unwritable directory) the cache lives in memory for this run, and `notice`
+    /// says why, in words for the app's status line.
+    ///
+    /// ```swift
+    /// let (database, notice) = try GitHubCacheDatabase.openOrFallBack(path: path)
+    /// // notice: "Not caching: the cache file is in use by another process (/path/to/file.sqlite)"
+    /// ```
+    ///
+    /// - Throws: only when not even an in-memory database can be created.
+    public static func openOrFallBack(
+        path: String, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> (database: GitHubCacheDatabase, notice: String?) {
+        let failure: GitHubCacheError
+        do {
+            return (try GitHubCacheDatabase(path: path, now: now), nil)
+        } catch let error as GitHubCacheError {
+            failure = error
+        } catch {
+            failure = .cannotOpen(path: path, reason: "\(error)")
+        }
+        // Short enough for a status line; the path comes last, where a narrow
+        // terminal cuts.
+        let notice: String
+        switch failure {
+        case .inUse(let path):
+            notice = "Not caching: the cache file is in use by another process (\(path))"
+        case .cannotOpen(let path, let reason):
+            notice = "Not caching: \(reason); delete the cache file to start a new one (\(path))"
+        case .databaseFailure(let reason), .undecodableEntry(_, let reason):
+            notice = "Not caching: \(reason) (\(path))"
+        }
+        return (try GitHubCacheDatabase.inMemory(now: now), notice)
     }
 
     private init(inMemoryWith now: @escaping @Sendable () -> Date) throws {
@@ -160,6 +212,7 @@ public final class GitHubCacheDatabase: Sendable {
             case .SQLITE_CORRUPT: return "the database is corrupt"
             case .SQLITE_CANTOPEN: return "the file cannot be opened"
             case .SQLITE_READONLY: return "the file is read-only"
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return "the file is in use by another process"
             default: return error.message ?? "\(error)"
             }
         }

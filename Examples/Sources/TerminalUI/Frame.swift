@@ -66,14 +66,16 @@ public struct Line: Equatable, Sendable, ExpressibleByStringLiteral {
         spans.map(\.text).joined()
     }
 
-    /// The line cut to `width` characters (styles kept).
+    /// The line cut to `width` terminal columns (styles kept; a wide character
+    /// that would straddle the edge is left out).
     public func truncated(to width: Int) -> Line {
         var remaining = Swift.max(width, 0)
         var result: [Span] = []
         for span in spans where remaining > 0 {
-            let characters = span.text.prefix(remaining)
-            remaining -= characters.count
+            let characters = DisplayWidth.prefix(span.text, fitting: remaining)
+            remaining -= DisplayWidth.of(characters)
             result.append(Span(String(characters), style: span.style))
+            if characters.endIndex != span.text.endIndex { break }
         }
         return Line(result)
     }

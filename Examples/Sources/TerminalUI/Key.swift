@@ -18,6 +18,9 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
     case delete
     /// Ctrl plus a letter, lower-cased: `.control("c")` is Ctrl-C.
     case control(Character)
+    /// Text pasted while the terminal is in bracketed-paste mode, as one key (line
+    /// breaks and tabs included, as pasted).
+    case paste(String)
     /// A sequence the decoder does not know.
     case unknown([UInt8])
 
@@ -39,6 +42,7 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .pageDown: return "PageDown"
         case .delete: return "Delete"
         case .control(let character): return "Ctrl-\(character.uppercased())"
+        case .paste(let text): return "paste(\(text.debugDescription))"
         case .unknown(let bytes): return "unknown(\(bytes))"
         }
     }
@@ -46,6 +50,10 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
 
 /// Turns the raw bytes a terminal in raw mode sends into ``Key``s: UTF-8
 /// characters, control keys and the usual `ESC [` / `ESC O` escape sequences.
+///
+/// With bracketed paste on (``Terminal`` turns it on), pasted text arrives between
+/// `ESC [ 200 ~` and `ESC [ 201 ~` and is reported as one ``Key/paste(_:)``, so that
+/// a pasted line break is not taken for Enter.
 ///
 /// Bytes may arrive split across reads: an incomplete UTF-8 character or escape
 /// sequence at the end of a chunk is kept for the next one. A lone `ESC` at the end
@@ -106,7 +114,27 @@ public struct KeyDecoder: Sendable {
             let byte = pending[end]
             if (0x40...0x7E).contains(byte) {
                 let sequence = Array(pending[index...end])
+                if sequence == Self.pasteStart {
+                    return decodePaste(contentStart: end + 1, sequenceStart: index)
+                }
                 return (key(forSequence: sequence, introducer: introducer), end - index + 1)
+            }
+            end += 1
+        }
+        return nil
+    }
+
+    static let pasteStart = Array("\u{1B}[200~".utf8)
+    static let pasteEnd = Array("\u{1B}[201~".utf8)
+
+    /// The pasted text up to the end marker, or `nil` while the marker has not arrived.
+    private func decodePaste(contentStart: Int, sequenceStart: Int) -> (Key, Int)? {
+        let marker = Self.pasteEnd
+        var end = contentStart
+        while end + marker.count <= pending.count {
+            if pending[end] == marker[0], Array(pending[end..<end + marker.count]) == marker {
+                let text = String(decoding: pending[contentStart..<end], as: UTF8.self)
+                return (.paste(text), end + marker.count - sequenceStart)
             }
             end += 1
         }

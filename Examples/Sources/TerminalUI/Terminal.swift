@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Ripple
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,8 +24,9 @@ public protocol TerminalHost: AnyObject, Sendable {
 /// ``start()`` switches the terminal to raw mode (no echo, no line buffering, no
 /// signal keys: Ctrl-C arrives as a key) and to the alternate screen; ``restore()``
 /// undoes both. Restoring happens on every exit path: an explicit call, normal
-/// process exit (`atexit`), and SIGINT/SIGTERM/SIGHUP/SIGQUIT. Keys are read on a
-/// background thread; resizes come from SIGWINCH.
+/// process exit (`atexit`), SIGINT/SIGTERM/SIGHUP/SIGQUIT and the crash signals (see
+/// ``TerminalRestorer``). Keys are read on a background thread; resizes come from
+/// SIGWINCH.
 public final class Terminal: TerminalHost, @unchecked Sendable {
     private let input: Int32
     private let output: Int32
@@ -65,7 +67,7 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
             guard tcgetattr(input, &original) == 0 else {
                 throw TerminalError.notATerminal
             }
-            TerminalRestorer.shared.remember(original, input: input, output: output)
+            TerminalRestorer.remember(original, input: input, output: output)
             var raw = original
             cfmakeraw(&raw)
             // Keep output post-processing so "\n" still returns the carriage.
@@ -75,7 +77,8 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
             }
             started = true
         }
-        write("\u{1B}[?1049h\u{1B}[2J")
+        // The alternate screen, and bracketed paste (pasted text arrives as one key).
+        write("\u{1B}[?1049h\u{1B}[2J\u{1B}[?2004h")
         installSignalHandlers()
         startReading()
     }
@@ -85,7 +88,7 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
         lock.withLock { started = false }
         signalSources.forEach { $0.cancel() }
         signalSources = []
-        TerminalRestorer.shared.restore()
+        TerminalRestorer.restore()
     }
 
     public func draw(_ frame: Frame) {
@@ -133,13 +136,7 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
         }
         resize.resume()
         signalSources = [resize]
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-            signal(sig) { number in
-                TerminalRestorer.shared.restore()
-                signal(number, SIG_DFL)
-                raise(number)
-            }
-        }
+        TerminalRestorer.installSignalHandlers()
     }
 
     static func querySize(_ descriptor: Int32) -> TerminalSize? {
@@ -154,37 +151,86 @@ public enum TerminalError: Error, CustomStringConvertible {
     case notATerminal
 
     public var description: String {
-        "standard input is not a terminal (run the app in a terminal, or use its --query mode)"
+        "standard input is not a terminal (run the app in a terminal, or pass --input KEYS to run it without one; see --help)"
     }
 }
 
-/// Remembers the terminal's original settings and restores them exactly once per
-/// `start()`, from whichever exit path comes first.
-final class TerminalRestorer: @unchecked Sendable {
-    static let shared = TerminalRestorer()
+/// Puts the terminal back the way ``Terminal/start()`` found it, from whichever exit
+/// path comes first: ``Terminal/restore()``, `exit` (`atexit`), or a signal handler
+/// (SIGINT, SIGTERM, SIGHUP, SIGQUIT, and the crash signals SIGSEGV, SIGBUS, SIGILL,
+/// SIGTRAP, SIGABRT, which is how a Swift runtime error ends the process).
+///
+/// The saved settings live in plain static storage written before the handlers are
+/// installed, and the handler takes no lock and allocates nothing: it calls only
+/// `tcsetattr` and `write`, which are async-signal-safe. An atomic flag makes the
+/// restore happen once per start.
+public enum TerminalRestorer {
+    /// What restoring writes: plain style, cursor shown, bracketed paste off, the
+    /// main screen back.
+    public static let leaveSequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?2004l\u{1B}[?1049l"
 
-    private let lock = NSLock()
-    private var saved: (termios, input: Int32, output: Int32)?
-    private var registeredAtExit = false
+    /// The signals after which the terminal is restored before the process ends.
+    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT]
 
-    func remember(_ settings: termios, input: Int32, output: Int32) {
-        lock.withLock {
-            saved = (settings, input, output)
-            if !registeredAtExit {
-                registeredAtExit = true
-                atexit { TerminalRestorer.shared.restore() }
-            }
+    private static let armed = Atomic<Bool>(false)
+    private static let atExitRegistered = Atomic<Bool>(false)
+    nonisolated(unsafe) private static var saved = termios()
+    nonisolated(unsafe) private static var hasSettings = false
+    nonisolated(unsafe) private static var input: Int32 = -1
+    nonisolated(unsafe) private static var output: Int32 = -1
+    /// The actions the handlers replaced, by signal number, so that the process
+    /// then ends as it would have (a core dump, the Swift runtime's backtrace).
+    nonisolated(unsafe) private static let previousActions: UnsafeMutablePointer<sigaction> = {
+        let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        pointer.initialize(repeating: sigaction(), count: 65)
+        return pointer
+    }()
+
+    /// Remembers `settings` (`nil`: only the escape sequences need undoing) and arms
+    /// the restore; registers the `atexit` hook once.
+    public static func remember(_ settings: termios?, input: Int32, output: Int32) {
+        saved = settings ?? termios()
+        hasSettings = settings != nil
+        TerminalRestorer.input = input
+        TerminalRestorer.output = output
+        armed.store(true, ordering: .sequentiallyConsistent)
+        if !atExitRegistered.exchange(true, ordering: .sequentiallyConsistent) {
+            atexit { TerminalRestorer.restore() }
         }
     }
 
-    func restore() {
-        guard let (settings, input, output) = lock.withLock({ () -> (termios, Int32, Int32)? in
-            defer { saved = nil }
-            return saved
-        }) else { return }
-        var original = settings
-        tcsetattr(input, TCSAFLUSH, &original)
-        let leave = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
-        _ = leave.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
+    /// Restores the terminal if it is armed; does nothing otherwise. Safe in a
+    /// signal handler.
+    public static func restore() {
+        guard armed.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        if hasSettings {
+            _ = tcsetattr(input, TCSAFLUSH, &saved)
+        }
+        var remaining = leaveSequence.utf8CodeUnitCount
+        var pointer = UnsafeRawPointer(leaveSequence.utf8Start)
+        while remaining > 0 {
+            let written = Glibc.write(output, pointer, remaining)
+            if written <= 0 { break }
+            remaining -= written
+            pointer += written
+        }
+    }
+
+    /// Installs the handlers of ``signals``: each restores the terminal, puts the
+    /// previous action back and raises the signal again (it is delivered when the
+    /// handler returns).
+    static func installSignalHandlers() {
+        _ = previousActions
+        for number in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                TerminalRestorer.restore()
+                _ = sigaction(number, TerminalRestorer.previousActions + Int(number), nil)
+                _ = raise(number)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            _ = sigaction(number, &action, previousActions + Int(number))
+        }
     }
 }

@@ -10,6 +10,13 @@ public protocol TerminalScreen: AnyObject {
     var quit: Signal<Void> { get }
 }
 
+/// A screen that knows when it is waiting for something (a debounce, a request),
+/// so that a ``ScriptedRun`` waits for that rather than only for a pause in drawing.
+public protocol BusyReportingScreen: TerminalScreen {
+    /// `true` while the screen is waiting for something to finish.
+    var isBusy: Driver<Bool> { get }
+}
+
 /// Runs terminal apps.
 public enum TerminalApp {
     /// Draws `screen` on `host` until it asks to quit; returns the subscriptions

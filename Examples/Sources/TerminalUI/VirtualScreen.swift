@@ -1,5 +1,6 @@
 /// An in-memory terminal screen that interprets the ANSI output of ``Renderer``
-/// (cursor moves, clears, styles): what a user would see, for tests.
+/// (cursor moves, clears, styles): what a user would see, for tests. Wide characters
+/// (CJK, emoji) take two cells, as on a terminal (see ``DisplayWidth``).
 public struct VirtualScreen: Sendable {
     public private(set) var size: TerminalSize
     private var cells: [[Character]]
@@ -26,12 +27,15 @@ public struct VirtualScreen: Sendable {
         isCursorVisible ? (row, column) : nil
     }
 
+    /// Fills the cell after a wide character, which the character covers.
+    static let wideContinuation: Character = "\u{0}"
+
     /// The screen's text, one line per row, trailing spaces removed.
     public var lines: [String] {
         cells.map { row in
             var line = row[...]
             while line.last == " " { line = line.dropLast() }
-            return String(line)
+            return String(line.filter { $0 != VirtualScreen.wideContinuation })
         }
     }
 
@@ -65,11 +69,18 @@ public struct VirtualScreen: Sendable {
             } else if character == "\r" {
                 column = 0
             } else {
-                if row < size.rows && column < size.columns {
+                // As a terminal does: a wide character takes two cells, a zero-width one none.
+                let width = DisplayWidth.of(character)
+                guard width > 0 else { continue }
+                if row < size.rows && column + width <= size.columns {
                     cells[row][column] = character
                     styles[row][column] = style
+                    if width == 2 {
+                        cells[row][column + 1] = VirtualScreen.wideContinuation
+                        styles[row][column + 1] = style
+                    }
                 }
-                column += 1
+                column += width
             }
         }
     }

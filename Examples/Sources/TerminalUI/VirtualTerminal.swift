@@ -10,6 +10,7 @@ public final class VirtualTerminal: TerminalHost, @unchecked Sendable {
     private var renderer = Renderer()
     private var virtualScreen: VirtualScreen
     private var frames: [Frame] = []
+    private var decoder = KeyDecoder()
 
     public init(size: TerminalSize = TerminalSize(rows: 24, columns: 80)) {
         sizeSubject = BehaviorSubject(value: size)
@@ -28,6 +29,23 @@ public final class VirtualTerminal: TerminalHost, @unchecked Sendable {
     /// Types `text`, one character key at a time.
     public func type(_ text: String) {
         text.forEach { keySubject.onNext(.character($0)) }
+    }
+
+    /// Sends raw input bytes through a ``KeyDecoder``, as the real ``Terminal``
+    /// does: a multi-scalar character arrives as one key per scalar.
+    public func send(bytes: [UInt8]) {
+        let keys = lock.withLock { decoder.feed(bytes) }
+        keys.forEach(keySubject.onNext)
+    }
+
+    /// Sends `text`'s UTF-8 bytes (see ``send(bytes:)``).
+    public func send(_ text: String) {
+        send(bytes: Array(text.utf8))
+    }
+
+    /// Pastes `text`, as a terminal in bracketed-paste mode sends it: one key.
+    public func paste(_ text: String) {
+        keySubject.onNext(.paste(text))
     }
 
     /// Changes the size, as a window resize would.

@@ -28,16 +28,31 @@ struct GitHubSearchCommand: ParsableCommand {
             @login for an account's repositories. Up/Down select, Enter shows details
             (Esc back), r retries after an error, Esc or Ctrl-C quits.
 
-            With --query, or without a terminal, it prints one page of results and exits
-            (status 1 and a message on standard error when the request fails).
+            With --query it prints one page of results and exits (status 1 and a message
+            on standard error when the request fails).
+
+            With --input KEYS, or when standard input is not a terminal (its bytes are the
+            keys), it runs the same screen without a terminal: it presses the keys, waits
+            for the results, prints the screen and exits. Text is typed; {enter} {esc}
+            {up} {down} {tab} {backspace} ... are keys (see `counter --help`).
             """
     )
+
+    /// `swift run github-search -- --flag` passes the `--` on; read the rest as options.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--" { arguments.removeFirst() }
+        main(arguments)
+    }
 
     @Option(help: ArgumentHelp("Use this GitHub-compatible API instead of the embedded mock (e.g. https://api.github.com).", valueName: "url"))
     var apiURL: String?
 
     @Option(help: ArgumentHelp("Print the results for this query and exit.", valueName: "query"))
     var query: String?
+
+    @Option(help: ArgumentHelp("Don't open the terminal: press these keys ({down}, {enter}... for keys), wait for the results, print the screen and exit.", valueName: "keys"))
+    var input: String?
 
     @Option(help: "The page to print with --query.")
     var page = 1
@@ -84,8 +99,13 @@ struct GitHubSearchCommand: ParsableCommand {
     func validate() throws {
         guard page >= 1 else { throw ValidationError("--page must be at least 1.") }
         guard (1...100).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 100.") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
-        guard cacheTTL >= 0 else { throw ValidationError("--cache-ttl must not be negative.") }
+        // Finite and bounded: the seconds become integer milliseconds and dates.
+        guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
+            throw ValidationError("--timeout must be a number of seconds greater than 0 and at most \(Int(Self.maximumTimeout)), not '\(timeout)'.")
+        }
+        guard cacheTTL.isFinite, cacheTTL >= 0, cacheTTL <= Self.maximumCacheTTL else {
+            throw ValidationError("--cache-ttl must be a number of seconds from 0 to \(Int(Self.maximumCacheTTL)), not '\(cacheTTL)'.")
+        }
         if let apiURL {
             guard let url = URL(string: apiURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
                 throw ValidationError("--api-url must be an http(s) URL, not '\(apiURL)'.")
@@ -102,6 +122,11 @@ struct GitHubSearchCommand: ParsableCommand {
         }
     }
 
+    /// The longest `--timeout`: a day.
+    static let maximumTimeout: Double = 86_400
+    /// The longest `--cache-ttl`: a year.
+    static let maximumCacheTTL: Double = 31_536_000
+
     func run() throws {
         let recorder = trace.map { _ in TraceRecorder() }
         recorder?.start()
@@ -116,11 +141,23 @@ struct GitHubSearchCommand: ParsableCommand {
             }
         }
 
-        let interactive = query == nil && Terminal.isInteractive
-        if query == nil && !interactive {
-            printError("standard input or output is not a terminal: pass --query QUERY to print results, or run it in a terminal.")
-            throw ExitCode.failure
+        // Without --query: the terminal, or keys from --input or a non-terminal standard input.
+        var scriptedKeys: [Key]?
+        if query == nil {
+            if let input {
+                do {
+                    scriptedKeys = try ScriptedRun.keys(fromScript: input)
+                } catch {
+                    throw ValidationError(error.message)
+                }
+            } else if isatty(STDIN_FILENO) != 1 {
+                scriptedKeys = ScriptedRun.keys(fromBytes: Array(FileHandle.standardInput.readDataToEndOfFile()))
+            } else if !Terminal.isInteractive {
+                printError("standard output is not a terminal: pass --query QUERY to print results, --input KEYS to print the screen, or run it in a terminal.")
+                throw ExitCode.failure
+            }
         }
+        let interactive = query == nil && scriptedKeys == nil
 
         // The API: the embedded mock server, or --api-url.
         var server: MockGitHubServer?
@@ -143,13 +180,16 @@ struct GitHubSearchCommand: ParsableCommand {
             source = "mock GitHub API at \(baseURL.absoluteString)"
         }
 
-        // The cache.
+        // The cache: an unusable file (corrupt, locked by another process) means an
+        // in-memory cache for this run and a notice, not a failure.
         let database: GitHubCacheDatabase
+        var cacheNotice: String?
         do {
             if noCache {
                 database = try GitHubCacheDatabase.inMemory()
             } else {
-                database = try GitHubCacheDatabase(path: cache ?? Self.defaultCachePath(mock: apiURL == nil, baseURL: baseURL))
+                let path = cache ?? Self.defaultCachePath(mock: apiURL == nil, baseURL: baseURL)
+                (database, cacheNotice) = try GitHubCacheDatabase.openOrFallBack(path: path)
             }
             _ = try? database.removeExpired()
         } catch {
@@ -174,6 +214,7 @@ struct GitHubSearchCommand: ParsableCommand {
         let store = RepositoryStore(api: github, database: database, pageTimeToLive: cacheTTL, perPage: perPage)
 
         if let query {
+            if let cacheNotice { printError(cacheNotice, prefix: "warning: ") }
             let code = Self.printResults(of: query, page: page, store: store, timeout: timeout * 4 + 5)
             writeTrace()
             server?.stopBlocking()
@@ -182,8 +223,15 @@ struct GitHubSearchCommand: ParsableCommand {
         }
 
         MainActor.assumeIsolated {
+            if let scriptedKeys {
+                // Settled: longer than the debounce, and the spinner redraws while loading.
+                let run = ScriptedRun(quietPeriod: 0.6, timeout: timeout * 4 + 10, size: TerminalSize(rows: 24, columns: 100))
+                run.run(keys: scriptedKeys, onExit: writeTrace) { host in
+                    SearchScreen(host: host, store: store, source: source, notice: cacheNotice)
+                }
+            }
             TerminalApp.run(onExit: writeTrace) { host in
-                SearchScreen(host: host, store: store, source: source)
+                SearchScreen(host: host, store: store, source: source, notice: cacheNotice)
             }
         }
     }

@@ -20,6 +20,13 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
             """
     )
 
+    /// `swift run mock-github-api -- --flag` passes the `--` on; read the rest as options.
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--" { arguments.removeFirst() }
+        await main(arguments)
+    }
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -62,7 +69,10 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard rateLimitWindow > 0 else { throw ValidationError("--rate-limit-window must be positive.") }
+        // Finite and bounded: the seconds become integer milliseconds.
+        guard rateLimitWindow.isFinite, rateLimitWindow > 0, rateLimitWindow <= 31_536_000 else {
+            throw ValidationError("--rate-limit-window must be a number of seconds greater than 0 and at most 31536000 (a year), not '\(rateLimitWindow)'.")
+        }
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must not be negative.") }
         let behavior = try makeBehavior()
         do {

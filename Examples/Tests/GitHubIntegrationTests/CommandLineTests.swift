@@ -71,14 +71,22 @@ final class CommandLineTests: MockServerTestCase {
         XCTAssertEqual(uncached.stderr, "error: Cannot reach the server: connection refused (try again later)\n")
     }
 
-    func testACorruptCacheFileIsAClearError() throws {
+    func testACorruptCacheFileIsSkippedWithAWarning() throws {
         let cache = temporaryFile("corrupt.sqlite")
         try Data(repeating: 7, count: 2048).write(to: cache)
         let result = try GitHubSearchExecutable.run(["--query", "ripple", "--cache", cache.path])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 0, "the network still works")
         XCTAssertEqual(
             result.stderr,
-            "error: Cannot use the cache file \(cache.path): the file is not a SQLite database. Delete it, or choose another file with --cache PATH.\n")
+            "warning: Not caching: the file is not a SQLite database; delete the cache file to start a new one (\(cache.path))\n")
+        XCTAssertTrue(result.stdout.contains("repositories match “ripple”"), result.stdout)
+
+        // The screen says so where the title names the source.
+        let screen = try GitHubSearchExecutable.run(["--cache", cache.path, "--input", "ripple"])
+        XCTAssertEqual(screen.status, 0, screen.stderr)
+        let lines = screen.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("GitHub search  ⚠ Not caching: the file is not a SQLite database") ?? false, screen.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("› ") }, "results from the network: \(screen.stdout)")
     }
 
     func testTraceWritesAChromeTrace() throws {
@@ -91,14 +99,6 @@ final class CommandLineTests: MockServerTestCase {
         let names = Set(events.compactMap { $0["name"] as? String })
         XCTAssertTrue(names.contains("query mode results"), "\(names)")
         XCTAssertTrue(names.contains("query mode results: next"), "\(names)")
-    }
-
-    func testWithoutATerminalAndWithoutQueryItExplains() throws {
-        let result = try GitHubSearchExecutable.run([])
-        XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(
-            result.stderr,
-            "error: standard input or output is not a terminal: pass --query QUERY to print results, or run it in a terminal.\n")
     }
 
     func testInvalidOptions() throws {

@@ -140,10 +140,20 @@ final class MockServerProcess {
 enum GitHubSearchExecutable {
     /// Runs it with `arguments`, standard input from `/dev/null` (not a terminal).
     static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> CommandResult {
+        try DemoExecutable.run("github-search", arguments, timeout: timeout)
+    }
+}
+
+/// One of this package's executables run as a subprocess.
+enum DemoExecutable {
+    /// Runs `name` with `arguments`; standard input is `input` through a pipe, or
+    /// `/dev/null` (neither is a terminal).
+    static func run(_ name: String, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 60) throws -> CommandResult {
         let process = Process()
-        process.executableURL = try builtExecutable(named: "github-search")
+        process.executableURL = try builtExecutable(named: name)
         process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -152,6 +162,10 @@ enum GitHubSearchExecutable {
         environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-it-cache").path
         process.environment = environment
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
         // Read both pipes while it runs (a full pipe would block it).
         let output = Recorder<Data>()
         let errors = Recorder<Data>()
@@ -168,7 +182,7 @@ enum GitHubSearchExecutable {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
-            XCTFail("github-search \(arguments) did not finish within \(timeout) s")
+            XCTFail("\(name) \(arguments) did not finish within \(timeout) s")
         }
         process.waitUntilExit()
         group.wait()

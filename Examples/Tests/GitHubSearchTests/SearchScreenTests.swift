@@ -40,7 +40,7 @@ final class SearchScreenTests: XCTestCase {
         withScreen(world) { terminal, quit in
             XCTAssertEqual(terminal.screen.lines[0], "GitHub search  ·  test server")
             XCTAssertEqual(terminal.screen.lines[1], "Search:")
-            XCTAssertTrue(terminal.screen.lines[2].hasPrefix("Type a query"), terminal.screen.lines[2])
+            XCTAssertTrue(terminal.screen.lines[2].hasPrefix("Type words and qualifiers, e.g. ripple language:swift stars:>100"), terminal.screen.lines[2])
             XCTAssertEqual(terminal.screen.lines[11], "Type to search  ↑/↓ select  Enter details  r retry  Esc quit")
 
             terminal.type("kit")
@@ -120,7 +120,7 @@ final class SearchScreenTests: XCTestCase {
             terminal.press(.backspace, .backspace)
             world.scheduler.advanceTo(1500)
             XCTAssertEqual(terminal.screen.lines[1], "Search:")
-            XCTAssertTrue(terminal.screen.lines[2].hasPrefix("Type a query"))
+            XCTAssertTrue(terminal.screen.lines[2].hasPrefix("Type words and qualifiers, e.g. ripple language:swift stars:>100"))
         }
     }
 
@@ -137,12 +137,17 @@ final class SearchScreenTests: XCTestCase {
             terminal.press(.down, .down)
             world.scheduler.advanceTo(710)
             XCTAssertEqual(terminal.screen.lines[2], "3 repositories (showing 2, ↓ at the end loads more)  ⠋ Loading more…")
+            XCTAssertTrue(terminal.screen.lines[5].hasPrefix("› ann/tools"), "the last item stays highlighted while loading")
             world.scheduler.advanceTo(1000)
             XCTAssertEqual(terminal.screen.lines[2], "3 repositories")
-            XCTAssertTrue(terminal.screen.lines[6].hasPrefix("  ann/more"))
+            XCTAssertTrue(terminal.screen.lines[5].hasPrefix("  ann/tools"))
+            XCTAssertTrue(terminal.screen.lines[6].hasPrefix("› ann/more"), "the selection moves onto the first new item")
             terminal.press(.down)
             world.scheduler.advanceTo(1010)
-            XCTAssertTrue(terminal.screen.lines[6].hasPrefix("› ann/more"))
+            XCTAssertTrue(terminal.screen.lines[6].hasPrefix("› ann/more"), "no more pages: it stays on the last")
+            terminal.press(.up)
+            world.scheduler.advanceTo(1020)
+            XCTAssertTrue(terminal.screen.lines[5].hasPrefix("› ann/tools"))
         }
         XCTAssertEqual(world.stub.requests.compactMap { parameter("page", of: $0) }, ["1", "2"])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GitHubKit
 import GitHubStore
+import GRDB
 import Ripple
 import RippleHTTP
 import RippleHTTPTesting
@@ -259,5 +260,63 @@ final class RepositoryStoreTests: TemporaryDirectoryTestCase {
         let events = load("ripple", at: 2000)
         guard case .fresh(let fresh)? = events.first?.value.element else { return XCTFail("\(events)") }
         XCTAssertEqual(fresh.items.map(\.name), ["a"])
+    }
+}
+
+/// The app keeps working from the network when its cache file cannot be used.
+final class CacheFallbackTests: TemporaryDirectoryTestCase {
+    private func store(on database: GitHubCacheDatabase, scheduler: TestScheduler, stub: StubHTTPClient) -> RepositoryStore {
+        let api = GitHubClient(
+            session: Session(client: stub, scheduler: scheduler), baseURL: URL(string: "http://mock.test")!, retryPolicy: .never)
+        return RepositoryStore(api: api, database: database, pageTimeToLive: 600)
+    }
+
+    private func servesFromTheNetwork(_ database: GitHubCacheDatabase, file: StaticString = #filePath, line: UInt = #line) {
+        let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
+        let stub = StubHTTPClient(scheduler: scheduler, defaultDelay: .milliseconds(100))
+        let body = try! GitHubJSON.encoder.encode(SearchResponse(totalCount: 1, items: page(["kit"]).items))
+        stub.stub(.get, "/search/repositories", .json(String(decoding: body, as: UTF8.self)))
+        let store = store(on: database, scheduler: scheduler, stub: stub)
+        let res = scheduler.start(created: 0, subscribed: 0, disposed: 1000) { store.results(for: "kit", page: 1) }
+        guard case .fresh(let fresh)? = res.events.first?.value.element else { return XCTFail("\(res.events)", file: file, line: line) }
+        XCTAssertEqual(fresh.items.map(\.name), ["kit"], file: file, line: line)
+    }
+
+    func testACorruptFileMeansAnInMemoryCacheAndANotice() throws {
+        let path = directory.appendingPathComponent("corrupt.sqlite").path
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        let (database, notice) = try GitHubCacheDatabase.openOrFallBack(path: path)
+        XCTAssertEqual(database.path, ":memory:")
+        XCTAssertEqual(notice, "Not caching: the file is not a SQLite database; delete the cache file to start a new one (\(path))")
+        servesFromTheNetwork(database)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data(repeating: 0x41, count: 4096), "the file is left alone")
+    }
+
+    func testAFileLockedByAnotherConnectionIsInUseNotBroken() throws {
+        let path = directory.appendingPathComponent("locked.sqlite").path
+        _ = try GitHubCacheDatabase(path: path)
+        // Another process holding the file: an exclusive transaction on another
+        // connection (SQLite's locks apply between connections of one process too).
+        let other = try DatabaseQueue(path: path)
+        try other.inTransaction(.exclusive) { _ in
+            XCTAssertThrowsError(try GitHubCacheDatabase(path: path)) { error in
+                XCTAssertEqual("\(error)", "The cache file \(path) is in use by another process.")
+            }
+            let (database, notice) = try GitHubCacheDatabase.openOrFallBack(path: path)
+            XCTAssertEqual(database.path, ":memory:")
+            XCTAssertEqual(notice, "Not caching: the cache file is in use by another process (\(path))")
+            XCTAssertFalse(notice?.contains("Delete") ?? true)
+            servesFromTheNetwork(database)
+            return .rollback
+        }
+        // Once the other process lets go, the file is used again.
+        XCTAssertEqual(try GitHubCacheDatabase.openOrFallBack(path: path).database.path, path)
+    }
+
+    func testAUsableFileHasNoNotice() throws {
+        let path = directory.appendingPathComponent("fine.sqlite").path
+        let (database, notice) = try GitHubCacheDatabase.openOrFallBack(path: path)
+        XCTAssertEqual(database.path, path)
+        XCTAssertNil(notice)
     }
 }

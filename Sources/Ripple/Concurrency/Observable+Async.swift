@@ -7,6 +7,8 @@ extension ObservableConvertibleType {
     /// The subscription is disposed when the loop ends for any reason: completion,
     /// error, `break` / `return` / a thrown error in the loop body, cancellation of
     /// the task that iterates, or the stream being dropped without being iterated.
+    /// Cancelling the iterating task ends the loop by throwing `CancellationError`,
+    /// as RxSwift's `values` does (elements already buffered are delivered first).
     /// (Precisely: when the stream and its iterator are both gone. With the usual
     /// `for … in source.values` that is the end of the loop; a stream kept in a
     /// variable keeps its subscription until the variable goes away.)
@@ -38,7 +40,13 @@ extension ObservableConvertibleType {
             // Installed before subscribing, so that a loop cancelled while the
             // subscription is being made still disposes it (`setUpstream` handles a
             // dispose that comes first).
-            continuation.onTermination = { _ in
+            continuation.onTermination = { termination in
+                if case .cancelled = termination {
+                    // The stream calls this before it finishes on its own, so the
+                    // iteration ends with `CancellationError` instead of a plain
+                    // end (once the buffered elements are read).
+                    continuation.finish(throwing: CancellationError())
+                }
                 subscription.dispose()
             }
             let observer = AnyObserver<Element> { event in

@@ -46,9 +46,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     ///
     /// Cancelling the awaiting task disposes the subscription and throws
-    /// `CancellationError` at once (also when the task was cancelled before
-    /// reading `value`: nothing is subscribed then). A source that completes
-    /// without an element throws `RxError.noElements`.
+    /// `CancellationError` at once. A task cancelled before reading `value` still
+    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (from
+    /// `.just(1)` or `.error(e)`, say) is returned or thrown; otherwise the
+    /// subscription is disposed and `CancellationError` thrown. A source that
+    /// completes without an element throws `RxError.noElements`.
     ///
     /// **Sendable:** the element is handed over from the thread that produces it
     /// to the awaiting task, as `observe(on:)` does; it need not be `Sendable`.
@@ -87,8 +89,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     ///
     /// Cancelling the awaiting task disposes the subscription and throws
-    /// `CancellationError` at once (also when the task was cancelled before
-    /// reading `value`: nothing is subscribed then).
+    /// `CancellationError` at once. A task cancelled before reading `value` still
+    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (from
+    /// `.empty()` or `.just(1)`, say) is returned; otherwise the subscription is
+    /// disposed and `CancellationError` thrown.
     ///
     /// **Sendable:** the element is handed over from the thread that produces it
     /// to the awaiting task, as `observe(on:)` does; it need not be `Sendable`.
@@ -125,8 +129,10 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// ```
     ///
     /// Cancelling the awaiting task disposes the subscription and throws
-    /// `CancellationError` at once (also when the task was cancelled before
-    /// reading `value`: nothing is subscribed then).
+    /// `CancellationError` at once. A task cancelled before reading `value` still
+    /// subscribes, as in RxSwift: an outcome delivered during `subscribe` (from
+    /// `.empty()` or `.error(e)`, say) is returned or thrown; otherwise the
+    /// subscription is disposed and `CancellationError` thrown.
     public var value: Void {
         get async throws {
             let source = primitiveSequence.source
@@ -153,11 +159,12 @@ final class AwaitedOutcome<Value>: @unchecked Sendable {
     private enum State {
         /// Not waiting yet (the continuation is not installed).
         case idle
+        /// Not waiting yet, and the task is already cancelled: the subscription is
+        /// still made, and `CancellationError` thrown unless it gives an outcome
+        /// at once.
+        case cancelledBeforeWaiting
         case waiting(CheckedContinuation<Value, Swift.Error>)
-        /// The task was cancelled; the continuation was (or will be) resumed with
-        /// `CancellationError`.
-        case cancelled
-        /// The outcome resumed the continuation.
+        /// The continuation was resumed, by the outcome or by the cancellation.
         case finished
     }
 
@@ -180,18 +187,19 @@ final class AwaitedOutcome<Value>: @unchecked Sendable {
     }
 
     private func wait(_ continuation: CheckedContinuation<Value, Swift.Error>, subscribe: (AwaitedOutcome) -> SubscriptionBase?) {
-        let cancelled = state.withLock { state -> Bool in
-            guard case .idle = state else { return true }
+        let cancelledEarly = state.withLock { state -> Bool in
+            let cancelled: Bool
+            if case .cancelledBeforeWaiting = state { cancelled = true } else { cancelled = false }
             state = .waiting(continuation)
-            return false
-        }
-        if cancelled {
-            continuation.resume(throwing: CancellationError())
-            return
+            return cancelled
         }
         // The outcome may arrive (and dispose `subscription`) before `setUpstream`:
         // the subscription then disposes the upstream at once.
         subscription.setUpstream(subscribe(self))
+        if cancelledEarly {
+            // No outcome during `subscribe`: report the cancellation now.
+            resume(with: .failure(CancellationError()))
+        }
     }
 
     /// Resumes the awaiting task with `result` unless it was resumed already.
@@ -212,16 +220,17 @@ final class AwaitedOutcome<Value>: @unchecked Sendable {
         let continuation = state.withLock { state -> CheckedContinuation<Value, Swift.Error>? in
             switch state {
             case .idle:
-                state = .cancelled
+                state = .cancelledBeforeWaiting
                 return nil
             case .waiting(let continuation):
-                state = .cancelled
+                state = .finished
                 return continuation
-            case .cancelled, .finished:
+            case .cancelledBeforeWaiting, .finished:
                 return nil
             }
         }
+        guard let continuation else { return }
         subscription.dispose()
-        continuation?.resume(throwing: CancellationError())
+        continuation.resume(throwing: CancellationError())
     }
 }

@@ -119,6 +119,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// A recorder that keeps at most `capacity` events (values below 1 count as 1).
     ///
     /// - Parameters:
+    ///   - capacity: The most events kept; past it, the oldest are dropped.
     ///   - recordsValues: When `true` (the default), `next` events carry the
     ///     element's `String(describing:)`, cut to 120 characters.
     ///   - filter: Records only the streams whose name it accepts (all by default).
@@ -267,11 +268,51 @@ enum Tracing {
         return UInt64(id)
     }
 
+    /// The calling thread's name in a trace: "main", the whole label of the
+    /// dispatch queue it runs (`com.example.search`), the name its code gave it
+    /// (`Thread.current.name`), or "thread N".
+    ///
+    /// The queue label is read from libdispatch because Linux cuts a thread's own
+    /// name to 15 bytes and libdispatch names a worker thread after the end of its
+    /// root queue's label (`oot.default-qos` for `com.apple.root.default-qos`).
     static func threadName() -> String {
         if Thread.isMainThread { return "main" }
-        if let name = Thread.current.name, !name.isEmpty { return name }
-        return "thread \(threadID())"
+        let name = Thread.current.name ?? ""
+        let label = currentQueueLabel() ?? ""
+        return threadName(queueLabel: label, threadName: name) ?? "thread \(threadID())"
     }
+
+    /// Picks a trace name from what the thread reports (see `threadName()`).
+    /// A thread outside any queue reports the label of a root queue
+    /// (`com.apple.root.*`), so a root label gives way to a name set by code.
+    static func threadName(queueLabel label: String, threadName name: String) -> String? {
+        let rootQueue = label.hasPrefix("com.apple.root.")
+        if !label.isEmpty && !rootQueue { return label }
+        if !name.isEmpty && !label.hasSuffix(name) { return name }
+        if !label.isEmpty { return label }
+        return name.isEmpty ? nil : name
+    }
+
+    /// The label of the dispatch queue the caller runs on (`DispatchQueue` has no
+    /// API for the current queue's label).
+    static func currentQueueLabel() -> String? {
+        #if canImport(Darwin)
+        return String(validatingCString: __dispatch_queue_get_label(nil))
+        #else
+        guard let getLabel = queueLabelFunction, let label = getLabel(nil) else { return nil }
+        return String(validatingCString: label)
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    private typealias QueueLabelFunction = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+
+    /// libdispatch's `dispatch_queue_get_label`, which the Swift overlay marks
+    /// unavailable (in favour of `DispatchQueue.label`, which needs the queue),
+    /// looked up once in the loaded libraries.
+    private static let queueLabelFunction: QueueLabelFunction? = dlsym(nil, "dispatch_queue_get_label")
+        .map { unsafeBitCast($0, to: QueueLabelFunction.self) }
+    #endif
 
     private static func deliver(
         stream: String, subscription: UInt64, _ kind: (_ recordsValues: Bool) -> TraceEvent.Kind

@@ -38,8 +38,21 @@ public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Send
         }
     }
 
-    /// A group of the arguments.
-    public convenience init(disposables: Disposable...) {
+    /// A group of four.
+    public init(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable
+    ) {
+        super.init()
+        state.withLock {
+            _ = $0.members.insert(disposable1)
+            _ = $0.members.insert(disposable2)
+            _ = $0.members.insert(disposable3)
+            _ = $0.members.insert(disposable4)
+        }
+    }
+
+    /// A group of the arguments, however many: `CompositeDisposable(a, b, c, d, e)`.
+    public convenience init(_ disposables: Disposable...) {
         self.init(disposables: disposables)
     }
 

@@ -16,7 +16,9 @@ extension ObservableType {
     /// a = [1, 2] (count reached), b = [3] (time), c = [4] (completion)
     /// ```
     public func buffer(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
-        guard count > 0 else { return .error(RxError.argumentOutOfRange) }
+        guard count > 0 else {
+            return .error(RxError.argumentOutOfRange("buffer(timeSpan:count:scheduler:)", "count", count, minimum: 1))
+        }
         let source = asObservable()
         return Producer { observer in
             let sink = BufferSink<Element>(timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer)

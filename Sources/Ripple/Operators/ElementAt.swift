@@ -11,7 +11,7 @@ extension ObservableType {
     /// element(at: 5): -----------#   (argumentOutOfRange)
     /// ```
     public func element(at index: Int) -> Observable<Element> {
-        guard index >= 0 else { return .error(RxError.argumentOutOfRange) }
+        guard index >= 0 else { return .error(RxError.argumentOutOfRange("element(at:)", "index", index, minimum: 0)) }
         let source = asObservable()
         return Producer { observer in
             let sink = ElementAtSink(index: index, observer: observer)
@@ -24,9 +24,11 @@ extension ObservableType {
 final class ElementAtSink<Element>: Sink<Element>, @unchecked Sendable {
     /// Only touched by serialized upstream events.
     private var remaining: Int
+    private let index: Int
 
     init(index: Int, observer: AnyObserver<Element>) {
         remaining = index
+        self.index = index
         super.init(observer: observer)
     }
 
@@ -42,7 +44,11 @@ final class ElementAtSink<Element>: Sink<Element>, @unchecked Sendable {
         case .error:
             forwardTerminal(event)
         case .completed:
-            forwardError(RxError.argumentOutOfRange)
+            let received = index - remaining
+            forwardError(RxError.argumentOutOfRange(RxError.OutOfRangeArgument(
+                operation: "element(at:)", name: "index", value: index,
+                requirement: "the sequence completed after \(received) element\(received == 1 ? "" : "s")"
+            )))
         }
     }
 }

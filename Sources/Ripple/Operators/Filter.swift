@@ -44,28 +44,40 @@ extension ObservableType {
     }
 }
 
-/// Unwraps optional elements.
-public protocol OptionalType {
+/// A type that holds an optional value: `Optional` itself. It lets
+/// ``ObservableType/filterNil()`` be declared for sequences of optionals.
+///
+/// Named so that it does not collide with the `OptionalType` protocols of
+/// RxOptional and RxSwiftExt, which RxSwift projects often use: with a protocol
+/// of that name in Ripple, every unqualified `OptionalType` in a file importing
+/// both would be ambiguous.
+public protocol OptionalConvertible {
     /// The wrapped type.
     associatedtype Wrapped
     /// The value as an `Optional`.
     var optional: Wrapped? { get }
 }
 
-extension Optional: OptionalType {
+extension Optional: OptionalConvertible {
     /// `self`.
     @inlinable
     public var optional: Wrapped? { self }
 }
 
-extension ObservableType where Element: OptionalType {
+extension ObservableType where Element: OptionalConvertible {
     /// Unwraps the elements and skips the `nil`s.
     ///
     /// ```
     /// source:      --1--nil--3--|
     /// filterNil(): --1-------3--|
     /// ```
+    ///
+    /// RxSwift itself has no `filterNil()`; RxOptional and RxSwiftExt do. Ripple's
+    /// is disfavoured, so in a file that also imports one of those libraries (or
+    /// declares its own `filterNil()`), the call resolves to that one instead of
+    /// being ambiguous. Both do the same.
     @inlinable
+    @_disfavoredOverload
     public func filterNil() -> Observable<Element.Wrapped> {
         compactMap { $0.optional }
     }

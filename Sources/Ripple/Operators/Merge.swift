@@ -43,7 +43,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     @inline(never)
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         guard maxConcurrent > 0 else {
-            return .error(RxError.argumentOutOfRange)
+            return .error(RxError.argumentOutOfRange("merge(maxConcurrent:)", "maxConcurrent", maxConcurrent, minimum: 1))
         }
         let source = asObservable()
         return Producer { observer in
@@ -138,10 +138,20 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
     var id: UInt64 = 0
 
     /// Links in the owner's ``InnerList`` (`MergeSink`). Only touched under the
-    /// owner's lock, or by the owner's disposal after it detached the list.
+    /// owner's lock while the subscription is in the list, and only by
+    /// ``InnerList/disposeChain(_:)`` once the list detached it (after which the
+    /// list never touches it again: see ``InnerList/isDetached``).
     @usableFromInline
     @exclusivity(unchecked)
     var nextInner: CombiningSubscription<Element>?
+    /// Not a strong reference, so that the list holds no cycle; `unowned(unsafe)`
+    /// because it is only ever read under the owner's lock while this
+    /// subscription is linked, and a linked subscription's predecessor is alive:
+    /// it is retained by *its* predecessor's `nextInner` (or by the list's
+    /// `head`), and unlinking it (under the same lock) rewires this pointer first.
+    /// `disposeChain` clears it without reading it. `DisposeRaceStressTests`
+    /// exercises exactly these paths (removal racing detachment) under
+    /// ThreadSanitizer.
     @usableFromInline
     @exclusivity(unchecked)
     unowned(unsafe) var previousInner: CombiningSubscription<Element>?
@@ -176,17 +186,28 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
 /// completes right away, as with `flatMap { .just($0) }`).
 ///
 /// Only used under its owner's lock; ``detachAll()`` hands the whole chain to
-/// the caller, who disposes it outside the lock.
+/// the caller, who disposes it outside the lock. From then on the list is
+/// ``isDetached`` and never touches those subscriptions again: an inner sequence
+/// completing on another thread while the chain is being disposed must not
+/// unlink its node from a chain that `disposeChain` is walking without the lock
+/// (that race corrupted the heap).
 @usableFromInline
 struct InnerList<Element> {
     @usableFromInline var head: CombiningSubscription<Element>?
+    /// `unowned(unsafe)`: read and written only under the owner's lock, and the
+    /// last node is alive while it is linked (its predecessor's `nextInner`, or
+    /// `head`, retains it). Cleared by ``detachAll()``.
     @usableFromInline unowned(unsafe) var tail: CombiningSubscription<Element>?
+    /// ``detachAll()`` ran: the nodes belong to the disposing thread; ``append(_:)``
+    /// and ``remove(_:)`` must not touch them.
+    @usableFromInline var isDetached = false
 
     @inlinable
     init() {}
 
     @inlinable
     mutating func append(_ inner: CombiningSubscription<Element>) {
+        precondition(!isDetached, "InnerList.append after detachAll")
         inner.previousInner = tail
         inner.nextInner = nil
         inner.isLinked = true
@@ -202,7 +223,9 @@ struct InnerList<Element> {
     /// so this never releases the last one.
     @inlinable
     mutating func remove(_ inner: CombiningSubscription<Element>) {
-        guard inner.isLinked else { return }
+        // Once detached, `inner` (if it was linked) is part of the chain that
+        // `disposeChain` owns and walks outside the lock.
+        guard !isDetached, inner.isLinked else { return }
         inner.isLinked = false
         let next = inner.nextInner
         let previous = inner.previousInner
@@ -227,6 +250,7 @@ struct InnerList<Element> {
         let first = head
         head = nil
         tail = nil
+        isDetached = true
         return first
     }
 
@@ -259,9 +283,9 @@ struct MergeState<Element> {
     @usableFromInline var isSubscribing = false
     /// The inner subscriptions, kept here (not in a `CompositeDisposable`) so that
     /// registering or forgetting one costs no lock besides the state's.
+    /// Detached by `disposeResources()`, after which new inner subscriptions are
+    /// not registered.
     @usableFromInline var inners = InnerList<Element>()
-    /// `disposeResources()` ran: new inner subscriptions are not registered.
-    @usableFromInline var isReleased = false
 
     @inlinable
     init() {}
@@ -269,7 +293,7 @@ struct MergeState<Element> {
     /// Registers `inner`; `false` once the sink has released its resources.
     @inlinable
     mutating func register(_ inner: CombiningSubscription<Element>) -> Bool {
-        if isReleased { return false }
+        if inners.isDetached { return false }
         inners.append(inner)
         return true
     }
@@ -530,7 +554,6 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
     @inlinable
     override func disposeResources() {
         let inners = withState { state -> CombiningSubscription<Element>? in
-            state.isReleased = true
             // Moved out, disposed and released after the lock: releasing the last
             // reference to an inner chain may run user code (deinits).
             return state.inners.detachAll()

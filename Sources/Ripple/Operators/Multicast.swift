@@ -111,7 +111,7 @@ extension ObservableType {
     /// ```
     public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
         guard bufferSize >= 0 else {
-            return FailingConnectableObservable(error: RxError.argumentOutOfRange)
+            return FailingConnectableObservable(error: RxError.argumentOutOfRange("replay(_:)", "bufferSize", bufferSize, minimum: 0))
         }
         return multicast(ReplaySubject.create(bufferSize: bufferSize))
     }

@@ -15,7 +15,11 @@ extension ObservableType where Element: RxAbstractInteger {
     public static func range(
         start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> {
-        guard count >= 0 else { return .error(RxError.argumentOutOfRange) }
+        guard count >= 0 else {
+            return .error(RxError.argumentOutOfRange(RxError.OutOfRangeArgument(
+                operation: "range(start:count:scheduler:)", name: "count", value: count, requirement: "it must be 0 or more"
+            )))
+        }
         if count > 0 && start.addingReportingOverflow(count - 1).overflow {
             return .error(RxError.overflow)
         }

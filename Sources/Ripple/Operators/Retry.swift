@@ -30,7 +30,9 @@ extension ObservableType {
     /// retry(2):       --1----1--#
     /// ```
     public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
-        guard maxAttemptCount >= 0 else { return .error(RxError.argumentOutOfRange) }
+        guard maxAttemptCount >= 0 else {
+            return .error(RxError.argumentOutOfRange("retry(_:)", "maxAttemptCount", maxAttemptCount, minimum: 0))
+        }
         let source = asObservable()
         return Producer { observer in
             var remaining = maxAttemptCount

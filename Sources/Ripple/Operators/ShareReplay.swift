@@ -54,7 +54,7 @@ extension ObservableType {
     @inline(never)
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         guard replay >= 0 else {
-            return .error(RxError.argumentOutOfRange)
+            return .error(RxError.argumentOutOfRange("share(replay:scope:)", "replay", replay, minimum: 0))
         }
         // The closures are built here, for the caller's element type, so that the
         // shared event path (source -> subject -> subscribers) is specialised.

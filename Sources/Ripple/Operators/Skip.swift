@@ -11,7 +11,7 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func skip(_ count: Int) -> Observable<Element> {
-        guard count >= 0 else { return .error(RxError.argumentOutOfRange) }
+        guard count >= 0 else { return .error(RxError.argumentOutOfRange("skip(_:)", "count", count, minimum: 0)) }
         let source = asObservable()
         return Producer { observer in
             let sink = SkipCountSink(remaining: count, observer: observer)

@@ -14,12 +14,20 @@ extension ObservableType {
         // `scheduler`.
         Producer { observer in
             let sink = ForwardingSink(observer: observer)
+            // `subscription` holds first the pending scheduled action, then the
+            // source subscription. The action may run before `schedule` returns
+            // (an immediate scheduler, or another thread winning the race), so
+            // what `schedule` returns goes into its own single-assignment slot:
+            // storing it in `subscription` would replace, and so dispose, the
+            // source subscription the action just made.
             let subscription = SerialDisposable()
-            subscription.disposable = scheduler.schedule(()) { _ in
+            let pendingAction = SingleAssignmentDisposable()
+            subscription.disposable = pendingAction
+            pendingAction.setDisposable(scheduler.schedule(()) { _ in
                 let inner = self.subscribe(AnyObserver { sink.forward($0) })
                 subscription.disposable = ScheduledDisposable(scheduler: scheduler, disposable: inner)
                 return Disposables.create()
-            }
+            })
             sink.setUpstream(disposable: subscription)
             return sink
         }

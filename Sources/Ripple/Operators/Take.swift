@@ -12,7 +12,7 @@ extension ObservableType {
     @inline(never)
     public func take(_ count: Int) -> Observable<Element> {
         guard count > 0 else {
-            return count == 0 ? .empty() : .error(RxError.argumentOutOfRange)
+            return count == 0 ? .empty() : .error(RxError.argumentOutOfRange("take(_:)", "count", count, minimum: 0))
         }
         let source = asObservable()
         return Producer { observer in

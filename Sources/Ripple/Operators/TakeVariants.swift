@@ -132,7 +132,7 @@ extension ObservableType {
     /// takeLast(2):  --------------(34|)
     /// ```
     public func takeLast(_ count: Int) -> Observable<Element> {
-        guard count >= 0 else { return .error(RxError.argumentOutOfRange) }
+        guard count >= 0 else { return .error(RxError.argumentOutOfRange("takeLast(_:)", "count", count, minimum: 0)) }
         let source = asObservable()
         return Producer { observer in
             let sink = TakeLastSink(count: count, observer: observer)

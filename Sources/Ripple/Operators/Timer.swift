@@ -1,6 +1,9 @@
 extension ObservableType where Element: RxAbstractInteger {
     /// Emits 0, 1, 2, ... every `period` on `scheduler`, forever.
     ///
+    /// A negative `period` fails with `RxError.argumentOutOfRange` when
+    /// subscribed; a zero period emits as fast as the scheduler runs its timers.
+    ///
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
@@ -15,8 +18,15 @@ extension ObservableType where Element: RxAbstractInteger {
     /// timer(5):              ----(0|)
     /// timer(5, period: 10):  ----0---------1---------2--...
     /// ```
+    ///
+    /// A negative `dueTime` means "now". A negative `period` fails with
+    /// `RxError.argumentOutOfRange` when subscribed (a dispatch timer cannot repeat
+    /// backwards; libdispatch would crash the process).
     public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
-        Producer { observer in
+        if let period, period.isNegative {
+            return .error(RxError.argumentOutOfRange)
+        }
+        return Producer { observer in
             let sink = ForwardingSink(observer: observer)
             if let period {
                 sink.setUpstream(disposable: scheduler.schedulePeriodic(Element.zero, startAfter: dueTime, period: period) { count in

@@ -18,7 +18,9 @@ extension ObservableType {
     /// C (closed by completion):                             ---4--|
     /// ```
     public func window(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
-        guard count > 0 else { return .error(RxError.argumentOutOfRange) }
+        guard count > 0 else {
+            return .error(RxError.argumentOutOfRange("window(timeSpan:count:scheduler:)", "count", count, minimum: 1))
+        }
         let source = asObservable()
         return Producer { observer in
             let sink = WindowSink(timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer)

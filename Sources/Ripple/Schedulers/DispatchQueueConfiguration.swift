@@ -29,6 +29,16 @@ extension DispatchTimeInterval {
         }
     }
 
+    /// `true` for a negative amount of time (`.never` is not negative).
+    var isNegative: Bool {
+        switch self {
+        case .seconds(let value), .milliseconds(let value), .microseconds(let value), .nanoseconds(let value):
+            return value < 0
+        case .never: return false
+        @unknown default: return false
+        }
+    }
+
     /// The interval as a number of nanoseconds; `.never` is `nil`.
     var nanoseconds: Int? {
         switch self {
@@ -90,6 +100,9 @@ struct DispatchQueueConfiguration: Sendable {
         action: @escaping (State) -> State
     ) -> Disposable {
         guard startAfter != .never else { return Disposables.create() }
+        // libdispatch traps on a negative repeat interval with no message; say what
+        // was wrong instead (`timer`/`interval` turn it into an error event first).
+        precondition(!period.isNegative, "schedulePeriodic: period must not be negative (got \(period))")
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let cancel = BooleanDisposable()
         // libdispatch never runs one source's handler concurrently with itself, but

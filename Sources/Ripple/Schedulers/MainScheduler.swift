@@ -24,6 +24,13 @@ extension DispatchQueue {
 ///
 /// On Linux the main queue runs when the main thread runs `dispatchMain()` or a
 /// `RunLoop`; a terminal app does one of the two.
+///
+/// Under `dispatchMain()` on Linux a dispatch worker thread runs the main queue,
+/// so work on this scheduler sees `Thread.isMainThread == false`; it is still
+/// on the main queue, serialized (`dispatchPrecondition(condition: .onQueue(.main))`
+/// and `MainActor.assumeIsolated` pass). Check the queue rather than the thread,
+/// or run `RunLoop.main.run()` instead of `dispatchMain()` when code needs the
+/// main thread itself.
 public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable {
     private let mainQueue: DispatchQueue
     private let numberEnqueued = Atomic<Int>(0)

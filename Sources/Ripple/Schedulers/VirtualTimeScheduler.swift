@@ -150,10 +150,27 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         time
     }
 
+    /// Reports a misuse of the scheduler; the call that was misused does nothing.
+    ///
+    /// Called for ``start()`` or ``advanceTo(_:)`` while the scheduler is already
+    /// running (from one of its own scheduled actions), ``advanceTo(_:)`` to a time
+    /// before the clock and ``sleep(_:)`` by a negative interval. The default hands
+    /// `message` to ``Hooks/contractViolationHandler``; `RippleTest`'s
+    /// `TestScheduler` fails the running test with it.
+    open func reportMisuse(_ message: String) {
+        Hooks.reportContractViolation(message)
+    }
+
     /// Runs all scheduled work, moving the clock forward, until nothing is left or
     /// ``stop()`` is called.
+    ///
+    /// Calling it while the scheduler runs (from a scheduled action) is reported
+    /// to ``reportMisuse(_:)`` and does nothing.
     public func start() {
-        guard beginRunning() else { return }
+        guard beginRunning() else {
+            reportMisuse("VirtualTimeScheduler.start() called while the scheduler is already running (from one of its scheduled actions); the call does nothing.")
+            return
+        }
         while let next = takeNext(notAfter: nil) {
             next.invoke()
             if !isRunning { break }
@@ -162,9 +179,17 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     }
 
     /// Runs the work due up to `virtualTime`, then sets the clock to `virtualTime`.
+    ///
+    /// A time before the clock (the clock never goes back), or a call while the
+    /// scheduler runs, is reported to ``reportMisuse(_:)`` and does nothing.
     public func advanceTo(_ virtualTime: VirtualTime) {
+        let now = clock
+        if converter.compareVirtualTime(virtualTime, now).lessThan {
+            reportMisuse("VirtualTimeScheduler.advanceTo(\(virtualTime)) is before the current time \(now): a virtual clock only moves forward; nothing was run.")
+            return
+        }
         guard beginRunning() else {
-            Hooks.reportContractViolation("VirtualTimeScheduler.advanceTo(_:) called while the scheduler is running; ignored.")
+            reportMisuse("VirtualTimeScheduler.advanceTo(\(virtualTime)) called while the scheduler is already running (from one of its scheduled actions); the call does nothing.")
             return
         }
         while let next = takeNext(notAfter: virtualTime) {
@@ -182,23 +207,27 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     /// Moves the clock forward by `virtualInterval` without running anything. A
     /// negative interval is reported and ignored.
     public func sleep(_ virtualInterval: VirtualTimeInterval) {
-        state.withLock {
-            let sleepTo = converter.offsetVirtualTime($0.clock, offset: virtualInterval)
-            if converter.compareVirtualTime(sleepTo, $0.clock).lessThan {
-                Hooks.reportContractViolation("VirtualTimeScheduler.sleep(_:) can't sleep to the past; ignored.")
-                return
+        let movedBack = state.withLock { state -> Bool in
+            let sleepTo = converter.offsetVirtualTime(state.clock, offset: virtualInterval)
+            if converter.compareVirtualTime(sleepTo, state.clock).lessThan {
+                return true
             }
-            $0.clock = sleepTo
+            state.clock = sleepTo
+            return false
         }
+        if movedBack {
+            reportMisuse("VirtualTimeScheduler.sleep(\(virtualInterval)) would move the clock back; ignored.")
+        }
+    }
+
+    /// Whether ``start()`` or ``advanceTo(_:)`` is running.
+    package var isRunning: Bool {
+        state.withLock { $0.running }
     }
 
     /// Stops ``start()`` or ``advanceTo(_:)`` after the current work item.
     public func stop() {
         state.withLock { $0.running = false }
-    }
-
-    private var isRunning: Bool {
-        state.withLock { $0.running }
     }
 
     private func beginRunning() -> Bool {

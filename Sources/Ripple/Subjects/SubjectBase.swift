@@ -362,16 +362,52 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     /// Soft back-pressure: a producer that finds the owner far behind yields the CPU
     /// until the queue has drained to half the high-water mark, for at most about
-    /// 10 ms per call. The wait is bounded, so it cannot turn into a deadlock (the
-    /// owner may itself be waiting on this thread), but it keeps a few threads that
-    /// emit in a tight loop from growing the queue without limit.
+    /// 10 ms per call, so that a few threads emitting in a tight loop do not grow
+    /// the queue without limit.
+    ///
+    /// Waiting must never close a cycle: when two subjects feed each other from
+    /// two threads, each thread owns one subject and sends to the other, and each
+    /// would wait for the other until the time limit, for every event (about a
+    /// hundred events a second). So a producer records whom it waits for in
+    /// ``ThrottleWaits`` and does not wait for a thread that waits for it,
+    /// directly or through others. When the owner is not known (a subject
+    /// delivering an event inline does not record its owner, see
+    /// ``tryAcquireUntracked()``), the producer waits only while the queue keeps
+    /// shrinking. No thread ever waits for a thread that is waiting for it, so
+    /// none can wait long; the 10 ms bound remains for an owner blocked elsewhere.
     @usableFromInline
     final func throttle() {
-        if owner.load(ordering: .relaxed) == currentThreadID() { return }
+        let me = currentThreadID()
+        if owner.load(ordering: .relaxed) == me { return }
         let start = ContinuousClock.now
-        while pending.withLock({ $0.count }) > SubjectBase.highWaterMark / 2 {
-            if ContinuousClock.now - start > .milliseconds(10) { return }
-            if wip.load(ordering: .acquiring) == 0 { return }
+        var lastProgress = start
+        var lastCount = Int.max
+        var waitingFor: UInt = 0
+        defer {
+            if waitingFor != 0 { ThrottleWaits.stopWaiting(me) }
+        }
+        while true {
+            let count = pending.withLock { $0.count }
+            if count <= SubjectBase.highWaterMark / 2 || wip.load(ordering: .acquiring) == 0 { return }
+            let now = ContinuousClock.now
+            if now - start > .milliseconds(10) { return }
+            if count < lastCount {
+                lastCount = count
+                lastProgress = now
+            }
+            let current = owner.load(ordering: .relaxed)
+            if current != waitingFor {
+                if waitingFor != 0 {
+                    ThrottleWaits.stopWaiting(me)
+                    waitingFor = 0
+                }
+                if current != 0 {
+                    // The owner waits for this thread, directly or through others.
+                    guard ThrottleWaits.startWaiting(me, for: current) else { return }
+                    waitingFor = current
+                }
+            }
+            if current == 0 && now - lastProgress > .microseconds(100) { return }
             sched_yield()
         }
     }
@@ -568,5 +604,37 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         let subscription = SubjectSubscription(observer: observer, subject: self)
         submitAdd(subscription)
         return subscription
+    }
+}
+
+/// The wait-for graph of ``SubjectBase/throttle()``: which producer thread waits
+/// for which owner thread. Only touched on the back-pressure path (a queue past
+/// its high-water mark), so one global lock is enough.
+enum ThrottleWaits {
+    private static let edges = Mutex<[UInt: UInt]>([:])
+
+    /// Records that `waiter` waits for `owner`, unless `owner` waits for `waiter`
+    /// (directly or through other threads): then records nothing and returns
+    /// `false`. Checking and recording under one lock means that of two threads
+    /// about to wait for each other, the second always sees the first.
+    static func startWaiting(_ waiter: UInt, for owner: UInt) -> Bool {
+        edges.withLock { edges in
+            var thread = owner
+            // Each thread waits for at most one other, so a walk longer than the
+            // number of waiters is itself a cycle (not involving `waiter`).
+            for _ in 0...edges.count {
+                if thread == waiter { return false }
+                guard let next = edges[thread] else {
+                    edges[waiter] = owner
+                    return true
+                }
+                thread = next
+            }
+            return false
+        }
+    }
+
+    static func stopWaiting(_ waiter: UInt) {
+        _ = edges.withLock { $0.removeValue(forKey: waiter) }
     }
 }

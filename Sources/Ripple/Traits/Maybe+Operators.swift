@@ -150,7 +150,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         Maybe(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
-    /// Deprecated spelling of ``catchAndReturn(_:)``.
+    /// Deprecated spelling of ``catchAndReturn(_:)->Maybe<Self.Element>``.
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Maybe<Element> {
         catchAndReturn(element)

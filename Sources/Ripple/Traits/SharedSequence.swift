@@ -25,6 +25,14 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
     func asSharedSequence() -> SharedSequence<SharingStrategy, Element>
 }
 
+extension SharedSequenceConvertibleType {
+    /// The shared sequence as an ``Observable``: a type that implements only
+    /// ``asSharedSequence()`` gets `asObservable()` from it, as in RxCocoa.
+    public func asObservable() -> Observable<Element> {
+        asSharedSequence().asObservable()
+    }
+}
+
 /// A sequence for UI code, with guarantees the compiler enforces: it never
 /// fails, it delivers its elements on its strategy's scheduler (the main
 /// scheduler by default), and its subscribers share one subscription to the

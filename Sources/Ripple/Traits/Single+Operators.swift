@@ -128,7 +128,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
-    /// Deprecated spelling of ``catchAndReturn(_:)``.
+    /// Deprecated spelling of ``catchAndReturn(_:)->Single<Self.Element>``.
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Single<Element> {
         catchAndReturn(element)

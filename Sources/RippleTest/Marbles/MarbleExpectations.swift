@@ -2,7 +2,7 @@ import Ripple
 
 /// The outcome of comparing what was recorded with a marble string.
 ///
-/// Use it directly with Swift Testing's `#expect`, or let ``assertMarbles(_:_:values:error:timing:fileID:filePath:line:column:)``
+/// Use it directly with Swift Testing's `#expect`, or let `assertMarbles(_:_:values:)`
 /// report it:
 ///
 /// ```swift
@@ -151,7 +151,9 @@ extension Marbles {
         var message = ["Marbles differ (\(timing))"]
         message.append("  expected: \(expectedLine)")
         message.append("  actual:   \(actualLine)")
-        if let column = zip(expectedLine, actualLine).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+        if drawing.isTooWide {
+            message.append("  (the timelines are too wide to draw; compare the event lists)")
+        } else if let column = zip(expectedLine, actualLine).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
             ?? (expectedLine.count != actualLine.count ? Swift.min(expectedLine.count, actualLine.count) : nil) {
             let frame = MarbleRenderer.startFrame(expectedTimeline, actualTimeline) + column
             let where_ = drawing.isExact ? " first difference at frame \(frame) (time \(timing.time(ofFrame: frame)))" : " first difference"
@@ -162,7 +164,7 @@ extension Marbles {
         message += drawing.legendLines
         message.append("  expected events: \(describe(expected))")
         message.append("  actual events:   \(describe(actual))")
-        if !drawing.isExact {
+        if !drawing.isExact && !drawing.isTooWide {
             message.append("  (some marbles could not be drawn at their frame; the event lists are exact)")
         }
         return MarbleComparison(matches: false, expected: [expectedLine], actual: [actualLine], message: message.joined(separator: "\n"))
@@ -201,13 +203,15 @@ extension MarbleRenderer {
 /// assertMarbles(res, "--x--y--|", values: ["x": 10, "y": 20])
 /// ```
 ///
-/// - Returns: Whether the events matched.
-@discardableResult
+/// It reports its own failure, exactly once, and returns nothing: write it as a
+/// statement, not inside `#expect` or `XCTAssertTrue` (which would report the
+/// same failure a second time). For a `Bool`, use
+/// ``Marbles/compare(_:_:values:error:timing:)`` and its `matches`.
 public func assertMarbles<Element: Equatable>(
     _ observer: TestableObserver<Element>, _ marbles: String, values: [String: Element],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(observer.events, marbles, values: values, error: error, timing: timing)
     }
@@ -221,12 +225,11 @@ public func assertMarbles<Element: Equatable>(
 /// let res = scheduler.start { xs.map { $0.uppercased() } }
 /// assertMarbles(res, "--A--B--|")
 /// ```
-@discardableResult
 public func assertMarbles<Element: Equatable & MarbleValue>(
     _ observer: TestableObserver<Element>, _ marbles: String, values: [String: Element] = [:],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(observer.events, marbles, values: values, error: error, timing: timing)
     }
@@ -234,12 +237,11 @@ public func assertMarbles<Element: Equatable & MarbleValue>(
 
 /// Asserts that recorded `events` are those of `marbles` (tokens looked up in
 /// `values`).
-@discardableResult
 public func assertMarbles<Element: Equatable>(
     _ events: [Recorded<Event<Element>>], _ marbles: String, values: [String: Element],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(events, marbles, values: values, error: error, timing: timing)
     }
@@ -247,12 +249,11 @@ public func assertMarbles<Element: Equatable>(
 
 /// Asserts that recorded `events` are those of `marbles` (tokens stand for
 /// themselves).
-@discardableResult
 public func assertMarbles<Element: Equatable & MarbleValue>(
     _ events: [Recorded<Event<Element>>], _ marbles: String, values: [String: Element] = [:],
     error: Swift.Error = MarbleError(), timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(events, marbles, values: values, error: error, timing: timing)
     }
@@ -267,26 +268,25 @@ public func assertMarbles<Element: Equatable & MarbleValue>(
 /// assertSubscriptions(xs, "^-!")
 /// ```
 ///
-/// Reports like ``assertMarbles(_:_:values:error:timing:fileID:filePath:line:column:)``.
-@discardableResult
+/// Reports like `assertMarbles(_:_:values:)`.
 public func assertSubscriptions<Element>(
     _ observable: TestableObservable<Element>, _ marbles: String..., timing: MarbleTiming = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-) -> Bool {
+) {
     check(AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
         try Marbles.compare(observable.subscriptions, marbles, timing: timing)
     }
 }
 
-private func check(_ location: AssertionLocation, _ compare: () throws -> MarbleComparison) -> Bool {
+/// Reports a mismatch or a malformed marble string at `location`: exactly one
+/// failure per assertion.
+func check(_ location: AssertionLocation, _ compare: () throws -> MarbleComparison) {
     do {
         let comparison = try compare()
         if !comparison.matches {
             TestFailure.report(comparison.message, at: location)
         }
-        return comparison.matches
     } catch {
         TestFailure.report(String(describing: error), at: location)
-        return false
     }
 }

@@ -74,6 +74,9 @@ enum MarbleParser {
         var group: (column: Int, frame: Int, isEmpty: Bool)?
         var originFrame: Int?
         var lastColumn = 0
+        /// The column and character of the terminal event, once there is one:
+        /// nothing may happen after it (in its group, events before it are fine).
+        var terminal: (column: Int, character: Character)?
 
         func fail(_ column: Int, _ character: Character?, _ expected: String) -> MarbleSyntaxError {
             MarbleSyntaxError(marbles: marbles, column: column, character: character, expected: expected)
@@ -90,6 +93,13 @@ enum MarbleParser {
         case .hot: inside = "an event (a letter or digit, '|' or '#'), '^' or ')' inside a group"
         case .cold, .events: inside = "an event (a letter or digit, '|' or '#') or ')' inside a group"
         case .subscription: inside = "'^', '!' or ')' inside a group"
+        }
+
+        func failAfterTerminal(_ column: Int, _ character: Character) -> MarbleSyntaxError {
+            let (terminalColumn, terminalCharacter) = terminal!
+            let what = terminalCharacter == "|" ? "completion" : "error"
+            let allowed = group != nil ? "')'" : "'-' or a space"
+            return fail(column, character, "\(allowed) (nothing happens after the \(what) '\(terminalCharacter)' at column \(terminalColumn))")
         }
 
         for (offset, character) in marbles.enumerated() {
@@ -113,7 +123,9 @@ enum MarbleParser {
                 group = nil
             case "|", "#":
                 if kind == .subscription { throw fail(column, character, group != nil ? inside : outside) }
+                if terminal != nil { throw failAfterTerminal(column, character) }
                 result.entries.append(.init(frame: eventFrame, marble: character == "|" ? .completed : .error, column: column, token: nil))
+                terminal = (column, character)
                 group?.isEmpty = false
             case "^":
                 switch kind {
@@ -141,6 +153,7 @@ enum MarbleParser {
                 guard kind != .subscription, isToken(character) else {
                     throw fail(column, character, group != nil ? inside : outside)
                 }
+                if terminal != nil { throw failAfterTerminal(column, character) }
                 result.entries.append(.init(frame: eventFrame, marble: .next(String(character)), column: column, token: character))
                 group?.isEmpty = false
             }

@@ -23,9 +23,20 @@ public struct RenderedMarbles: Equatable, Sendable, CustomStringConvertible {
     public let legend: [LegendEntry]
     /// `false` when the strings could not place every marble at its frame (a
     /// marble right after a group, whose parentheses take frames too; more than 62
-    /// distinct long labels). The drawing is then approximate; comparisons never
-    /// depend on it.
+    /// distinct long labels; timelines wider than
+    /// ``MarbleRenderer/maximumWidth``). The drawing is then approximate;
+    /// comparisons never depend on it.
     public let isExact: Bool
+    /// Whether the timelines were too wide to draw (see
+    /// ``MarbleRenderer/maximumWidth``): each line then only says so.
+    let isTooWide: Bool
+
+    init(lines: [String], legend: [LegendEntry], isExact: Bool, isTooWide: Bool = false) {
+        self.lines = lines
+        self.legend = legend
+        self.isExact = isExact
+        self.isTooWide = isTooWide
+    }
 
     /// The lines, then one `x = "label"` line per placeholder.
     public var description: String {
@@ -54,13 +65,30 @@ public struct RenderedMarbles: Equatable, Sendable, CustomStringConvertible {
 /// or digit are drawn as is; longer labels get a placeholder letter listed in
 /// ``RenderedMarbles/legend``.
 public enum MarbleRenderer {
+    /// The widest drawing, in frames from the first to the last marble of all
+    /// timelines: 1000. Wider timelines (an event at time `Int.max` is
+    /// 922 337 203 685 477 560 frames away) are not drawn; each line then reads
+    /// `(not drawn: N frames, more than 1000)` and comparisons rely on their exact
+    /// event lists. Drawing them would take time and memory in proportion to the
+    /// width.
+    public static let maximumWidth = 1_000
+
     /// Draws `timelines` one per line, aligned.
     ///
-    /// - Parameter reserved: Characters not to use as placeholders.
+    /// - Parameters:
+    ///   - timelines: The timelines to draw, top to bottom.
+    ///   - reserved: Characters not to use as placeholders.
     public static func render(_ timelines: [MarbleTimeline], reserved: Set<Character> = []) -> RenderedMarbles {
-        var tokens = TokenTable(reserved: reserved.union(singleCharacterLabels(timelines)))
         let starts = timelines.map(startFrame)
         let globalStart = starts.min() ?? 0
+        let globalEnd = timelines.map(endFrame).max() ?? 0
+        let (width, overflow) = globalEnd.subtractingReportingOverflow(globalStart)
+        if overflow || width > maximumWidth {
+            let frames = overflow ? "more than \(Int.max)" : "\(width)"
+            let line = "(not drawn: \(frames) frames, more than \(maximumWidth))"
+            return RenderedMarbles(lines: timelines.map { _ in line }, legend: [], isExact: false, isTooWide: true)
+        }
+        var tokens = TokenTable(reserved: reserved.union(singleCharacterLabels(timelines)))
         var isExact = true
         var lines: [String] = []
         for (timeline, start) in zip(timelines, starts) {
@@ -125,6 +153,12 @@ public enum MarbleRenderer {
     static func startFrame(_ timeline: MarbleTimeline) -> Int {
         let frames = timeline.entries.map(\.frame) + [timeline.subscriptionFrame, timeline.unsubscriptionFrame].compactMap { $0 }
         return Swift.min(0, frames.min() ?? 0)
+    }
+
+    /// The last frame a timeline draws something at.
+    static func endFrame(_ timeline: MarbleTimeline) -> Int {
+        let frames = timeline.entries.map(\.frame) + [timeline.subscriptionFrame, timeline.unsubscriptionFrame].compactMap { $0 }
+        return Swift.max(0, frames.max() ?? 0)
     }
 
     /// The things to draw, frame by frame: `^`, the marbles, then `!`. A timeline

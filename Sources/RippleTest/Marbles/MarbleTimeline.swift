@@ -33,16 +33,30 @@ public struct MarbleTiming: Equatable, Hashable, Sendable, CustomStringConvertib
     /// 10 ticks per frame, frame 0 at 200.
     public static let `default` = MarbleTiming()
 
-    /// The virtual time of frame `frame`.
+    /// The virtual time of frame `frame`, saturating at `Int.min` / `Int.max`
+    /// when it does not fit in a ``TestTime`` (marble strings are checked for
+    /// that before use, see `validate(_:)`).
     public func time(ofFrame frame: Int) -> TestTime {
-        origin + frame * ticksPerFrame
+        let (offset, productOverflow) = frame.multipliedReportingOverflow(by: ticksPerFrame)
+        let (time, sumOverflow) = origin.addingReportingOverflow(offset)
+        if productOverflow || sumOverflow {
+            return (frame < 0) == (ticksPerFrame < 0) ? Int.max : Int.min
+        }
+        return time
     }
 
-    /// The frame that contains virtual time `time` (rounding down).
+    /// The frame that contains virtual time `time` (rounding down). `ticksPerFrame`
+    /// below 1 counts as 1.
     public func frame(of time: TestTime) -> Int {
-        let offset = time - origin
-        let quotient = offset / ticksPerFrame
-        return offset % ticksPerFrame < 0 ? quotient - 1 : quotient
+        let step = Swift.max(1, ticksPerFrame)
+        let (offset, overflow) = time.subtractingReportingOverflow(origin)
+        guard !overflow else {
+            // More than `Int.max` ticks apart (a time near `Int.max` and a
+            // negative origin, say): saturate instead of trapping.
+            return time > origin ? Int.max : Int.min
+        }
+        let quotient = offset / step
+        return offset % step < 0 ? quotient - 1 : quotient
     }
 
     /// `1 frame = 10 ticks, frame 0 = time 200`.
@@ -50,12 +64,25 @@ public struct MarbleTiming: Equatable, Hashable, Sendable, CustomStringConvertib
         "1 frame = \(ticksPerFrame) tick\(ticksPerFrame == 1 ? "" : "s"), frame 0 = time \(origin)"
     }
 
+    /// Checks that every frame `marbles` can use (from minus its length, for the
+    /// frames before a hot observable's `^`, to its length) has a time that fits
+    /// in a ``TestTime``.
     func validate(_ marbles: String) throws {
         guard ticksPerFrame >= 1 else {
             throw MarbleSyntaxError(
                 marbles: marbles, column: 0, character: nil,
                 expected: "a timing with at least 1 tick per frame (got \(ticksPerFrame))"
             )
+        }
+        let frames = marbles.count
+        for frame in [frames, -frames] {
+            let (offset, productOverflow) = frame.multipliedReportingOverflow(by: ticksPerFrame)
+            if productOverflow || origin.addingReportingOverflow(offset).overflow {
+                throw MarbleSyntaxError(
+                    marbles: marbles, column: 0, character: nil,
+                    expected: "a timing whose frame times fit in TestTime (\(self): frame \(frame) would be beyond Int.\(frame < 0 ? "min" : "max"))"
+                )
+            }
         }
     }
 }
@@ -198,7 +225,10 @@ public struct MarbleTimeline: Equatable, Sendable, CustomStringConvertible {
     /// The timeline of recorded events (a ``TestableObserver``'s `events`, a
     /// ``TestableObservable``'s `recordedEvents`), frames computed with `timing`.
     ///
-    /// - Parameter label: How an element is drawn; its description by default.
+    /// - Parameters:
+    ///   - events: The recorded events, in time order.
+    ///   - timing: How virtual times map to frames.
+    ///   - label: How an element is drawn; its description by default.
     public init<Element>(
         _ events: [Recorded<Event<Element>>], timing: MarbleTiming = .default,
         label: (Element) -> String = { String(describing: $0) }

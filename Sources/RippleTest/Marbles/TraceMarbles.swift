@@ -1,11 +1,13 @@
 import Ripple
 
 extension MarbleTimeline {
-    /// The timeline of one subscription in a trace (``TraceRecorder/events``):
+    /// The timeline of one subscription in a trace (`TraceRecorder.events`):
     /// `^` when it was made, its events, and `!` when it was disposed without a
     /// terminal event.
     ///
     /// - Parameters:
+    ///   - events: The recorded trace.
+    ///   - subscription: The subscription to draw (`TraceEvent.subscription`).
     ///   - frame: The duration of one frame; events within one frame share it.
     ///   - origin: The trace timestamp (nanoseconds) of frame 0.
     public init(trace events: [TraceEvent], subscription: UInt64, frame: Duration = .milliseconds(10), origin: UInt64 = 0) {
@@ -50,6 +52,7 @@ extension MarbleDiagram {
     /// ```
     ///
     /// - Parameters:
+    ///   - events: The recorded trace.
     ///   - frame: The duration of one frame.
     ///   - streams: The streams to draw (all by default), in this order.
     public init(trace events: [TraceEvent], frame: Duration = .milliseconds(10), streams: [String]? = nil) {

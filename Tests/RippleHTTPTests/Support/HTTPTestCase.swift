@@ -8,6 +8,9 @@ import XCTest
 /// more time for URLSession's and dispatch queues to release their last references.
 class HTTPTestCase: RippleTestCase {
     override var leakCheckTimeout: TimeInterval { 3 }
+    // URLSession may release its last references after a quiet period: wait the
+    // whole timeout rather than stop once nothing changes.
+    override var leakCheckSettleTime: TimeInterval { 3 }
 }
 
 struct TestError: Error, Equatable, CustomStringConvertible {

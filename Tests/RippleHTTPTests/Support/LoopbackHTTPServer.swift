@@ -19,6 +19,11 @@ import Darwin
 ///   the connection meanwhile;
 /// - `GET /repos/octocat/hello`: a GitHub-like repository;
 /// - `GET /text`: a plain-text body that is not JSON;
+/// - `* /cut/body`, `* /cut/head`: a connection closed mid-body or before any
+///   response;
+/// - `GET /bytes?n=<count>&ms=<delay>&length=none&status=<code>&drip_ms=<gap>`:
+///   `count` bytes, optionally late, without `Content-Length`, with another
+///   status, or in 64 KiB pieces `gap` ms apart;
 /// - anything else: `404`.
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct ReceivedRequest: Sendable {
@@ -37,6 +42,21 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var body: Data = Data()
         /// Wait this long before answering, watching for the client to leave.
         var delay: TimeInterval = 0
+        /// Break the connection instead of answering properly.
+        var cut: Cut? = nil
+        /// Send no `Content-Length`: the body ends when the connection closes.
+        var closeDelimited = false
+        /// Send the body in 64 KiB pieces this far apart (0: all at once).
+        var chunkDelay: TimeInterval = 0
+    }
+
+    /// How a response is broken off.
+    enum Cut {
+        /// Close the connection without a byte of response.
+        case beforeResponse
+        /// Send the head (with the full `Content-Length`) and part of the
+        /// body, then close.
+        case midBody
     }
 
     /// What happened, in order, for tests to wait on.
@@ -55,6 +75,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var requests: [ReceivedRequest] = []
     private var stopping = false
     private var runningThreads = 0
+    private var activeRequests = 0
+    private var mostActiveRequests = 0
 
     init() throws {
         #if canImport(Glibc)
@@ -105,6 +127,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return requests
+    }
+
+    /// The most requests that were being answered at the same time.
+    var maximumConcurrentRequests: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return mostActiveRequests
     }
 
     /// Waits until `event` happened; `false` after `timeout`.
@@ -171,24 +200,59 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         guard let request = readRequest(fd) else { return }
         condition.lock()
         requests.append(request)
+        activeRequests += 1
+        mostActiveRequests = max(mostActiveRequests, activeRequests)
         condition.unlock()
+        // Active until the response is written (or the client left).
+        var active = true
+        func finished() {
+            guard active else { return }
+            active = false
+            condition.lock()
+            activeRequests -= 1
+            condition.unlock()
+        }
+        defer { finished() }
         record(.received(request.path))
         let response = LoopbackHTTPServer.route(request)
         if response.delay > 0, !waitWatchingForClose(fd, seconds: response.delay) {
             record(.clientClosed(request.path))
             return
         }
+        if response.cut == .beforeResponse {
+            record(.answered(request.path))
+            return
+        }
         var head = "HTTP/1.1 \(response.status) \(LoopbackHTTPServer.reason(response.status))\r\n"
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n"
+        if !response.closeDelimited {
+            head += "Content-Length: \(response.body.count)\r\n"
+        }
+        head += "Connection: close\r\n"
         for (name, value) in response.headers {
             head += "\(name): \(value)\r\n"
         }
         head += "\r\n"
         var bytes = Data(head.utf8)
         if request.method != "HEAD" {
-            bytes.append(response.body)
+            bytes.append(response.cut == .midBody ? response.body.prefix(response.body.count / 2) : response.body)
         }
-        writeAll(fd, bytes)
+        if response.chunkDelay > 0 {
+            // The head, then the body in 64 KiB pieces, watching for the client to leave.
+            let headLength = bytes.count - (request.method != "HEAD" ? response.body.count : 0)
+            var offset = 0
+            while offset < bytes.count {
+                let end = offset == 0 ? headLength : min(bytes.count, offset + 65_536)
+                guard offset == 0 || waitWatchingForClose(fd, seconds: response.chunkDelay), writeAll(fd, bytes.subdata(in: offset..<end)) else {
+                    record(.clientClosed(request.path))
+                    return
+                }
+                offset = end
+            }
+        } else if !writeAll(fd, bytes) {
+            record(.clientClosed(request.path))
+            return
+        }
+        finished()
         shutdown(fd, Int32(SHUT_WR))
         record(.answered(request.path))
         // Let the client read everything before the socket closes.
@@ -266,7 +330,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return false
     }
 
-    private func writeAll(_ fd: Int32, _ data: Data) {
+    /// Writes `data`; `false` if the client went away first.
+    @discardableResult
+    private func writeAll(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -276,9 +342,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 let flags: Int32 = 0
                 #endif
                 let written = send(fd, raw.baseAddress! + offset, raw.count - offset, flags)
-                if written <= 0 { return }
+                if written <= 0 { return false }
                 offset += written
             }
+            return true
         }
     }
 
@@ -313,6 +380,22 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case ("GET", "repos") where request.path == "/repos/octocat/hello":
             let body = #"{"id":1296269,"full_name":"octocat/hello","owner":{"login":"octocat","avatar_url":"https://avatars.example/u/583231"},"stargazers_count":80,"updated_at":"2024-05-01T12:00:00.250Z"}"#
             return CannedResponse(status: 200, headers: json, body: Data(body.utf8))
+        case (_, "cut"):
+            // `/cut/body`: half the promised body, then the connection closes;
+            // `/cut/head`: closed before any response.
+            let midBody = segments.count > 1 && segments[1] == "body"
+            return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data(repeating: UInt8(ascii: "x"), count: 1000), cut: midBody ? .midBody : .beforeResponse)
+        case ("GET", "bytes"):
+            // `n` bytes of `x`, after `ms` milliseconds; `length=none` sends no
+            // Content-Length (the body ends at the close).
+            let parameters = query(request.query)
+            let count = Int(parameters["n"] ?? "0") ?? 0
+            let milliseconds = Double(parameters["ms"] ?? "0") ?? 0
+            return CannedResponse(
+                status: Int(parameters["status"] ?? "200") ?? 200, headers: [("Content-Type", "text/plain")],
+                body: Data(repeating: UInt8(ascii: "x"), count: count), delay: milliseconds / 1000,
+                closeDelimited: parameters["length"] == "none", chunkDelay: (Double(parameters["drip_ms"] ?? "0") ?? 0) / 1000
+            )
         case ("GET", "text"):
             return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("just text".utf8))
         default:

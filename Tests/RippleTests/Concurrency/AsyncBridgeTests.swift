@@ -177,12 +177,55 @@ final class AsyncBridgeTests: RippleTestCase {
         subject.onNext(1)
         _ = await eventually { received.values == [1] }
         consumer.cancel()
-        // A cancelled `AsyncThrowingStream` ends the loop without an error.
-        try await consumer.value
+        // As in RxSwift, the loop ends by throwing `CancellationError`.
+        do {
+            try await consumer.value
+            XCTFail("expected CancellationError")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
         XCTAssertTrue(disposed.load(ordering: .acquiring))
         XCTAssertFalse(subject.hasObservers)
         subject.onNext(2)
         XCTAssertEqual(received.values, [1])
+    }
+
+    func testCancelledLoopThrowsCancellationErrorAfterTheBufferedElements() async {
+        let subject = PublishSubject<Int>()
+        let gate = Recorder<Int>()
+        let consumer = Task { () -> [Int] in
+            var received: [Int] = []
+            do {
+                for try await value in subject.values {
+                    received.append(value)
+                    gate.append(value)
+                }
+                XCTFail("expected CancellationError")
+            } catch {
+                XCTAssertTrue(error is CancellationError, "\(error)")
+            }
+            return received
+        }
+        _ = await eventually { subject.hasObservers }
+        subject.onNext(1)
+        _ = await eventually { gate.values == [1] }
+        consumer.cancel()
+        let received = await consumer.value
+        XCTAssertEqual(received, [1])
+        XCTAssertFalse(subject.hasObservers)
+    }
+
+    func testAlreadyCancelledTaskStillReadsASynchronousSequence() async throws {
+        // The stream subscribes when it is made; what a synchronous source sent
+        // is buffered and read before the cancellation ends the loop.
+        let task = Task { () -> [Int] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            var received: [Int] = []
+            for try await value in Observable.of(1, 2, 3).values { received.append(value) }
+            return received
+        }
+        let received = try await task.value
+        XCTAssertEqual(received, [1, 2, 3])
     }
 
     func testDroppingTheStreamWithoutIteratingDisposesTheSubscription() async {
@@ -422,7 +465,11 @@ final class AsyncBridgeConcurrencyTests: RippleTestCase {
                 _ = await eventually { subject.hasObservers }
                 consumer.cancel()
             }
-            try await consumer.value
+            do {
+                try await consumer.value
+            } catch is CancellationError {
+                XCTAssertEqual(round % 2, 1, "only a cancelled loop throws CancellationError")
+            }
         }
         stop.store(true, ordering: .relaxed)
         await withCheckedContinuation { continuation in

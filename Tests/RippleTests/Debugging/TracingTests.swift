@@ -192,6 +192,39 @@ final class TracingTests: RippleTestCase {
         open.dispose()
     }
 
+    func testThreadsAreNamedAfterTheWholeQueueLabel() throws {
+        // Linux keeps 15 bytes of a thread's own name: a worker of the default
+        // global queue is called "oot.default-qos" there.
+        let recorder = TraceRecorder()
+        recorder.start()
+        let query = PublishSubject<String>()
+        let search = query.named("query").subscribe()
+        let serial = DispatchQueue(label: "com.example.search.requests")
+        let done = DispatchSemaphore(value: 0)
+        serial.async {
+            query.onNext("a")
+            done.signal()
+        }
+        done.wait()
+        DispatchQueue.global().async {
+            query.onNext("b")
+            done.signal()
+        }
+        done.wait()
+        search.dispose()
+        recorder.stop()
+
+        let (events, _) = try writeAndParse(recorder)
+        let threadNames = events
+            .filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }
+            .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
+        XCTAssertTrue(threadNames.contains("com.example.search.requests"), "\(threadNames)")
+        for name in threadNames {
+            // A worker thread keeps the name of the first queue it was seen running.
+            XCTAssertTrue(name == "main" || name == "com.example.search.requests" || name.hasPrefix("com.apple.root."), "a cut name: \(name)")
+        }
+    }
+
     func testSpansWhoseBeginningWasDroppedAreLeftOut() throws {
         let recorder = TraceRecorder(capacity: 4)
         recorder.start()

@@ -129,9 +129,28 @@ final class DisposableTests: RippleTestCase {
         CompositeDisposable(
             Disposables.create { log.append(3) }, Disposables.create { log.append(4) }, Disposables.create { log.append(5) }
         ).dispose()
-        CompositeDisposable(disposables: Disposables.create { log.append(6) }).dispose()
-        CompositeDisposable(disposables: [Disposables.create { log.append(7) }]).dispose()
-        XCTAssertEqual(log, [1, 2, 3, 4, 5, 6, 7])
+        CompositeDisposable(disposables: [Disposables.create { log.append(6) }]).dispose()
+        XCTAssertEqual(log, [1, 2, 3, 4, 5, 6])
+    }
+
+    /// RxSwift's initialisers: unlabelled 2, 3 and 4 arity, an unlabelled variadic
+    /// form and `disposables:` taking an array.
+    func testCompositeInitialisersMatchRxSwift() {
+        var log: [Int] = []
+        func member(_ id: Int) -> Disposable { Disposables.create { log.append(id) } }
+        let four = CompositeDisposable(member(1), member(2), member(3), member(4))
+        XCTAssertEqual(four.count, 4)
+        four.dispose()
+        let five = CompositeDisposable(member(5), member(6), member(7), member(8), member(9))
+        XCTAssertEqual(five.count, 5)
+        five.dispose()
+        let one = CompositeDisposable(member(10))
+        XCTAssertEqual(one.count, 1)
+        one.dispose()
+        let array = CompositeDisposable(disposables: [member(11), member(12)])
+        XCTAssertEqual(array.count, 2)
+        array.dispose()
+        XCTAssertEqual(log, Array(1...12))
     }
 
     func testCompositeManyRemovalsKeepOrder() {

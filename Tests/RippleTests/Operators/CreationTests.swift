@@ -187,6 +187,25 @@ final class CreationTests: RippleTestCase {
         let values = try Observable<Int>.interval(.milliseconds(2), scheduler: scheduler).take(3).toBlocking(timeout: 5).toArray()
         XCTAssertEqual(values, [0, 1, 2])
     }
+
+    /// A negative period crashed the process inside libdispatch; it is an error
+    /// event now, on every scheduler.
+    func testNegativeIntervalPeriodFailsWithArgumentOutOfRange() {
+        let dispatch = ConcurrentDispatchQueueScheduler(qos: .default)
+        let (recorder, subscription) = record(Observable<Int>.interval(.milliseconds(-5), scheduler: dispatch))
+        XCTAssertTrue(waitUntil { !recorder.values.isEmpty })
+        subscription.dispose()
+        XCTAssertEqual(recorder.values, [.error(RxError.argumentOutOfRange)])
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable<Int>.timer(.seconds(1), period: .seconds(-1), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.error(200, RxError.argumentOutOfRange)])
+    }
+
+    /// A negative due time means "now" (as a `DispatchTime` in the past does).
+    func testNegativeTimerDueTimeFiresAtOnce() throws {
+        let dispatch = SerialDispatchQueueScheduler(internalSerialQueueName: "timer")
+        XCTAssertEqual(try Observable<Int>.timer(.milliseconds(-5), scheduler: dispatch).toBlocking(timeout: 5).toArray(), [0])
+    }
 }
 
 final class TestResource: Disposable {

@@ -368,3 +368,71 @@ final class CompletableTests: RippleTestCase {
         XCTAssertEqual(errors.values, ["TestError(1)", "TestError(1)", "TestError(1)"])
     }
 }
+
+/// `andThen` lets go of the first `Completable` (disposes its subscription) as
+/// soon as it completes, before the second one runs, as RxSwift does.
+final class CompletableAndThenReleaseTests: XCTestCase {
+    private func firstAndSecond<Second>(
+        _ scheduler: TestScheduler, log: Recorder<String>, second: (Completable) -> Observable<Second>
+    ) -> Observable<Second> {
+        let first = scheduler.createColdObservable([Recorded<Event<Never>>.completed(10)]).asCompletable()
+            .do(onDispose: { log.append("first disposed @ \(scheduler.clock)") })
+        return second(first)
+    }
+
+    func testAndThenCompletableDisposesTheFirstWhenItCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = Recorder<String>()
+        let second = scheduler.createColdObservable([Recorded<Event<Never>>.completed(20)]).asCompletable()
+            .do(onSubscribe: { log.append("second subscribed @ \(scheduler.clock)") },
+                onDispose: { log.append("second disposed @ \(scheduler.clock)") })
+        let res = scheduler.start { self.firstAndSecond(scheduler, log: log) { $0.andThen(second).asObservable() } }
+        XCTAssertEqual(res.events, [.completed(230)])
+        XCTAssertEqual(log.values, ["first disposed @ 210", "second subscribed @ 210", "second disposed @ 230"])
+    }
+
+    func testAndThenSingleDisposesTheFirstWhenItCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = Recorder<String>()
+        let second = scheduler.createColdObservable([.next(20, 1), .completed(20)]).asSingle()
+            .do(onSubscribe: { log.append("second subscribed @ \(scheduler.clock)") })
+        let res = scheduler.start { self.firstAndSecond(scheduler, log: log) { $0.andThen(second).asObservable() } }
+        XCTAssertEqual(res.events, [.next(230, 1), .completed(230)])
+        XCTAssertEqual(log.values, ["first disposed @ 210", "second subscribed @ 210"])
+    }
+
+    func testAndThenMaybeDisposesTheFirstWhenItCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = Recorder<String>()
+        let second = scheduler.createColdObservable([.next(20, 1), .completed(20)]).asMaybe()
+            .do(onSubscribe: { log.append("second subscribed @ \(scheduler.clock)") })
+        let res = scheduler.start { self.firstAndSecond(scheduler, log: log) { $0.andThen(second).asObservable() } }
+        XCTAssertEqual(res.events, [.next(230, 1), .completed(230)])
+        XCTAssertEqual(log.values, ["first disposed @ 210", "second subscribed @ 210"])
+    }
+
+    func testAndThenObservableDisposesTheFirstWhenItCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = Recorder<String>()
+        let second = scheduler.createColdObservable([.next(20, "a"), .completed(30)]).asObservable()
+            .do(onSubscribe: { log.append("second subscribed @ \(scheduler.clock)") })
+        let res = scheduler.start { self.firstAndSecond(scheduler, log: log) { $0.andThen(second) } }
+        XCTAssertEqual(res.events, [.next(230, "a"), .completed(240)])
+        XCTAssertEqual(log.values, ["first disposed @ 210", "second subscribed @ 210"])
+    }
+
+    func testAndThenDisposesASynchronousFirstBeforeTheSecondRuns() {
+        var log: [String] = []
+        let first = Completable.create { observer in
+            observer(.completed)
+            return Disposables.create { log.append("first disposed") }
+        }
+        let second = Observable<Int>.never().do(onSubscribe: { log.append("second subscribed") })
+        let subscription = first.andThen(second).subscribe()
+        XCTAssertEqual(log, ["first disposed", "second subscribed"])
+        subscription.dispose()
+        let chained = first.andThen(Completable.never()).subscribe()
+        XCTAssertEqual(log, ["first disposed", "second subscribed", "first disposed"])
+        chained.dispose()
+    }
+}

@@ -104,7 +104,7 @@ final class TraitAsyncTests: RippleTestCase {
         XCTAssertEqual(probe.disposed, 1)
     }
 
-    func testAlreadyCancelledTaskDoesNotSubscribe() async {
+    func testAlreadyCancelledTaskSubscribesThenThrowsCancellationError() async {
         let probe = SubscriptionProbe()
         let single = probe.neverEndingSingle()
         let task = Task {
@@ -117,7 +117,54 @@ final class TraitAsyncTests: RippleTestCase {
         } catch {
             XCTAssertTrue(error is CancellationError, "\(error)")
         }
-        XCTAssertEqual(probe.subscribed, 0)
+        // As in RxSwift: subscribed first, then disposed for the cancellation.
+        XCTAssertEqual(probe.subscribed, 1)
+        XCTAssertEqual(probe.disposed, 1)
+    }
+
+    func testAlreadyCancelledTaskGetsAnOutcomeDeliveredDuringSubscribe() async throws {
+        let task = Task { () -> (Int, Int?, Int?) in
+            withUnsafeCurrentTask { $0?.cancel() }
+            let single = try await Single.just(1).value
+            let empty = try await Maybe<Int>.empty().value
+            let just = try await Maybe.just(3).value
+            try await Completable.empty().value
+            return (single, empty, just)
+        }
+        let (single, empty, just) = try await task.value
+        XCTAssertEqual(single, 1)
+        XCTAssertNil(empty, "Maybe.empty() in a cancelled task returns nil, not CancellationError")
+        XCTAssertEqual(just, 3)
+    }
+
+    func testAlreadyCancelledTaskGetsAnErrorDeliveredDuringSubscribe() async {
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Maybe<Int>.error(testError).value
+        }
+        do {
+            _ = try await task.value
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? TestError, testError)
+        }
+    }
+
+    func testAlreadyCancelledTaskAwaitingAnEndlessMaybeOrCompletableThrows() async {
+        let probe = SubscriptionProbe()
+        let maybe = probe.neverEndingMaybe()
+        let completable = probe.neverEndingCompletable()
+        let task = Task { () -> [Bool] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            var cancelled: [Bool] = []
+            do { _ = try await maybe.value } catch { cancelled.append(error is CancellationError) }
+            do { try await completable.value } catch { cancelled.append(error is CancellationError) }
+            return cancelled
+        }
+        let cancelled = await task.value
+        XCTAssertEqual(cancelled, [true, true])
+        XCTAssertEqual(probe.subscribed, 2)
+        XCTAssertEqual(probe.disposed, 2)
     }
 
     func testCancellationAfterTheOutcomeChangesNothing() async throws {

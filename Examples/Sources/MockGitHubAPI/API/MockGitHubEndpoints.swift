@@ -32,7 +32,9 @@ public struct EndpointResponse: Sendable {
 /// | `GET /` | an index of the URLs above |
 ///
 /// Anything else is `404 {"message": "Not Found", ...}`; a missing or blank `q` is
-/// `422 Validation Failed`, shaped as GitHub shapes them.
+/// `422 Validation Failed` with the code `missing`, a `q` beyond the limits of
+/// ``SearchQuery/parse(_:)`` (length, operators, numbers out of range) the same with
+/// the code `invalid` and a message, shaped as GitHub shapes them.
 public struct MockGitHubEndpoints: Sendable {
     /// GitHub reaches at most this many search results (`page * per_page` beyond it is a 422).
     public static let searchResultLimit = 1000
@@ -115,7 +117,21 @@ public struct MockGitHubEndpoints: Sendable {
     private func search(path: String, query: QueryParameters, bases: URLBases) -> EndpointResponse {
         let documentation = "https://docs.github.com/rest/search/search#search-repositories"
         let q = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let parsed = SearchQuery(q)
+        let parsed: SearchQuery
+        switch SearchQuery.parse(q) {
+        case .success(let query):
+            parsed = query
+        case .failure(let failure):
+            return error(
+                422,
+                ErrorPayload(
+                    message: "Validation Failed",
+                    errors: [.init(message: failure.message, resource: "Search", field: "q", code: "invalid")],
+                    documentationURL: documentation,
+                    status: 422
+                )
+            )
+        }
         guard !q.isEmpty, !parsed.isEmpty else {
             return error(
                 422,

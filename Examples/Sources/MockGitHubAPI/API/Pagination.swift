@@ -3,7 +3,8 @@
 /// - `per_page` defaults to 30 and is capped at 100; a value below 1 or one that is
 ///   not a number means the default.
 /// - `page` starts at 1; a value below 1 or one that is not a number means 1. A page
-///   past the end is empty (still `200 OK`).
+///   past the end is empty (still `200 OK`), however large the number: the index
+///   arithmetic reports overflow instead of trapping.
 /// - `Link` lists, in GitHub's order, `prev`, `next`, `last` and `first` as they
 ///   apply; it is absent when everything fits on one page.
 public struct Pagination: Sendable, Equatable {
@@ -25,14 +26,15 @@ public struct Pagination: Sendable, Equatable {
 
     /// The number of pages needed for `count` items (at least 1).
     public func pageCount(for count: Int) -> Int {
-        max(1, (count + perPage - 1) / perPage)
+        max(1, count / perPage + (count % perPage == 0 ? 0 : 1))
     }
 
     /// The index range of this page within a collection of `count` items (empty past the end).
     public func range(in count: Int) -> Range<Int> {
         let start = (page - 1).multipliedReportingOverflow(by: perPage)
         guard !start.overflow, start.partialValue < count else { return count..<count }
-        return start.partialValue..<min(count, start.partialValue + perPage)
+        // `count - start` cannot overflow (both are non-negative); `start + perPage` could.
+        return start.partialValue..<(count - start.partialValue <= perPage ? count : start.partialValue + perPage)
     }
 
     /// The `Link` header value for this page of `count` items, or `nil` when one page holds them all.

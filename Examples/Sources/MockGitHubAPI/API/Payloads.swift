@@ -147,9 +147,18 @@ struct SearchResultsPayload: Encodable {
 /// GitHub's error body: `message`, optional `errors`, `documentation_url`, `status`.
 struct ErrorPayload: Encodable {
     struct Detail: Encodable {
+        /// What is wrong, when GitHub says more than the code (absent otherwise).
+        var message: String?
         var resource: String
         var field: String
         var code: String
+
+        init(message: String? = nil, resource: String, field: String, code: String) {
+            self.message = message
+            self.resource = resource
+            self.field = field
+            self.code = code
+        }
     }
 
     var message: String

@@ -21,7 +21,31 @@ import Foundation
 /// | `is:public` / `is:private` | everything / nothing (all fixtures are public) |
 ///
 /// Anything else that looks like a qualifier is treated as a plain term.
+///
+/// ``parse(_:)`` checks bounds, as GitHub does, and fails with a
+/// ``SearchQuery/ValidationError`` (answered `422 Validation Failed`) when:
+/// - `q` is longer than ``maximumLength`` (256) characters;
+/// - it has more than ``maximumOperators`` (5) `AND`, `OR` or `NOT` operators;
+/// - a number in a qualifier (`stars:>N`, `size:A..B`) is outside
+///   ``NumericRange/operandBounds`` (32 bits; no count comes near), or a date is
+///   outside the years 1 to 9999.
+///
+/// The limits keep the work per request small: a query is matched against every
+/// repository, term by term.
 public struct SearchQuery: Sendable {
+    /// Why `q` was refused.
+    public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong, in GitHub's words where GitHub has them.
+        public var message: String
+
+        public var description: String { message }
+    }
+
+    /// The longest `q` accepted, in characters (GitHub's documented limit).
+    public static let maximumLength = 256
+    /// The most `AND` / `OR` / `NOT` operators accepted (GitHub's documented limit).
+    public static let maximumOperators = 5
+
     /// Lower-cased free-text terms (phrases keep their inner spaces).
     public private(set) var terms: [String] = []
     private var filters: [Filter] = []
@@ -44,9 +68,31 @@ public struct SearchQuery: Sendable {
     /// `true` when the query has neither terms nor qualifiers.
     public var isEmpty: Bool { terms.isEmpty && qualifierCount == 0 }
 
-    /// Parses `q`.
-    public init(_ q: String) {
-        for token in Self.tokenize(q) {
+    /// Parses `q`, checking the limits above.
+    public static func parse(_ q: String) -> Result<SearchQuery, ValidationError> {
+        guard q.count <= maximumLength else {
+            return .failure(ValidationError(message: "The search is longer than \(maximumLength) characters."))
+        }
+        var query = SearchQuery()
+        do {
+            try query.read(q)
+        } catch let error as ValidationError {
+            return .failure(error)
+        } catch {
+            return .failure(ValidationError(message: "\(error)"))
+        }
+        return .success(query)
+    }
+
+    private init() {}
+
+    private mutating func read(_ q: String) throws {
+        let tokens = Self.tokenize(q)
+        let operators = tokens.filter { !$0.quoted && ["AND", "OR", "NOT"].contains($0.text) }.count
+        guard operators <= Self.maximumOperators else {
+            throw ValidationError(message: "The search contains more than \(Self.maximumOperators) AND / OR / NOT operators.")
+        }
+        for token in tokens {
             if !token.quoted, let colon = token.text.firstIndex(of: ":"), colon != token.text.startIndex {
                 var key = token.text[..<colon].lowercased()
                 let value = String(token.text[token.text.index(after: colon)...])
@@ -55,7 +101,7 @@ public struct SearchQuery: Sendable {
                     negated = true
                     key.removeFirst()
                 }
-                if !value.isEmpty, apply(qualifier: key, value: value, negated: negated) {
+                if !value.isEmpty, try apply(qualifier: key, value: value, negated: negated) {
                     qualifierCount += 1
                     continue
                 }
@@ -98,7 +144,7 @@ public struct SearchQuery: Sendable {
 
     // MARK: - Qualifiers
 
-    private mutating func apply(qualifier key: String, value: String, negated: Bool) -> Bool {
+    private mutating func apply(qualifier key: String, value: String, negated: Bool) throws -> Bool {
         let lower = value.lowercased()
         func add(_ predicate: @escaping @Sendable (IndexedRepository) -> Bool) -> Bool {
             filters.append(Filter(negated: negated, predicate: predicate))
@@ -119,19 +165,19 @@ public struct SearchQuery: Sendable {
         case "license":
             return add { $0.fixture.license?.lowercased() == lower }
         case "stars":
-            guard let range = NumericRange(value) else { return false }
+            guard let range = try NumericRange(value, qualifier: key) else { return false }
             return add { range.contains($0.fixture.stargazersCount) }
         case "forks":
-            guard let range = NumericRange(value) else { return false }
+            guard let range = try NumericRange(value, qualifier: key) else { return false }
             return add { range.contains($0.fixture.forksCount) }
         case "size":
-            guard let range = NumericRange(value) else { return false }
+            guard let range = try NumericRange(value, qualifier: key) else { return false }
             return add { range.contains($0.fixture.size) }
         case "created":
-            guard let range = NumericRange.dates(value) else { return false }
+            guard let range = try NumericRange.dates(value, qualifier: key) else { return false }
             return add { range.contains($0.fixture.createdAt) }
         case "pushed":
-            guard let range = NumericRange.dates(value) else { return false }
+            guard let range = try NumericRange.dates(value, qualifier: key) else { return false }
             return add { range.contains($0.fixture.pushedAt) }
         case "archived":
             guard let flag = Bool(lower) else { return false }
@@ -212,60 +258,87 @@ public struct SearchQuery: Sendable {
 /// Dates use the same forms over epoch seconds: a bare day (`2021-04-30`) stands for
 /// the whole day (UTC), so `>2021-04-30` starts the next day and `<=2021-04-30` ends
 /// at its last second; a full ISO-8601 instant stands for that second.
+///
+/// Operands are bounded (``operandBounds``, dates within the years 1 to 9999), so
+/// that `>N` (`N + 1`) and `<N` (`N - 1`) cannot overflow: an out-of-bounds number
+/// throws ``SearchQuery/ValidationError``; text that is not a number makes the
+/// qualifier an ordinary term (`nil`).
 struct NumericRange: Sendable {
+    /// The numbers a count qualifier accepts.
+    static let operandBounds = Int(Int32.min)...Int(Int32.max)
+    /// Epoch seconds of 0001-01-01 and 9999-12-31T23:59:59Z.
+    static let dateBounds = -62_135_596_800...253_402_300_799
+
     var lower: Int?
     var upper: Int?
 
-    /// Parses `text`, where `value` turns one operand into the interval it stands for.
-    init?(_ text: String, value: (Substring) -> ClosedRange<Int>?) {
-        func operand(_ text: Substring) -> ClosedRange<Int>? {
-            text.isEmpty ? nil : value(text)
+    /// Parses `text`, where `value` turns one operand into the interval it stands for
+    /// (`nil`: not an operand; throws: out of bounds).
+    init?(_ text: String, value: (Substring) throws -> ClosedRange<Int>?) throws {
+        func operand(_ text: Substring) throws -> ClosedRange<Int>? {
+            text.isEmpty ? nil : try value(text)
         }
         if text.hasPrefix(">=") {
-            guard let operand = operand(text.dropFirst(2)) else { return nil }
+            guard let operand = try operand(text.dropFirst(2)) else { return nil }
             lower = operand.lowerBound
         } else if text.hasPrefix("<=") {
-            guard let operand = operand(text.dropFirst(2)) else { return nil }
+            guard let operand = try operand(text.dropFirst(2)) else { return nil }
             upper = operand.upperBound
         } else if text.hasPrefix(">") {
-            guard let operand = operand(text.dropFirst()) else { return nil }
+            guard let operand = try operand(text.dropFirst()) else { return nil }
             lower = operand.upperBound + 1
         } else if text.hasPrefix("<") {
-            guard let operand = operand(text.dropFirst()) else { return nil }
+            guard let operand = try operand(text.dropFirst()) else { return nil }
             upper = operand.lowerBound - 1
         } else if let dots = text.range(of: "..") {
             let lowerText = text[..<dots.lowerBound]
             let upperText = text[dots.upperBound...]
             if lowerText != "*" {
-                guard let operand = operand(lowerText) else { return nil }
+                guard let operand = try operand(lowerText) else { return nil }
                 lower = operand.lowerBound
             }
             if upperText != "*" {
-                guard let operand = operand(upperText) else { return nil }
+                guard let operand = try operand(upperText) else { return nil }
                 upper = operand.upperBound
             }
         } else {
-            guard let operand = operand(text[...]) else { return nil }
+            guard let operand = try operand(text[...]) else { return nil }
             lower = operand.lowerBound
             upper = operand.upperBound
         }
     }
 
-    /// Integer operands.
-    init?(_ text: String) {
-        self.init(text) { Int($0).map { $0...$0 } }
+    /// Integer operands within ``operandBounds``.
+    init?(_ text: String, qualifier: String = "stars") throws {
+        try self.init(text) { operand in
+            let digits = operand.first == "-" || operand.first == "+" ? operand.dropFirst() : operand
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            guard let number = Int(operand), NumericRange.operandBounds.contains(number) else {
+                throw SearchQuery.ValidationError(
+                    message: "\(qualifier):\(text) is out of range: numbers must be between "
+                        + "\(NumericRange.operandBounds.lowerBound) and \(NumericRange.operandBounds.upperBound).")
+            }
+            return number...number
+        }
     }
 
     /// Date operands (`2021-04-30` or `2021-04-30T12:00:00Z`), as epoch seconds.
-    static func dates(_ text: String) -> NumericRange? {
-        NumericRange(text) { operand in
+    static func dates(_ text: String, qualifier: String = "created") throws -> NumericRange? {
+        func seconds(_ date: Date) throws -> Int {
+            let value = date.timeIntervalSince1970.rounded(.down)
+            guard value >= Double(dateBounds.lowerBound), value <= Double(dateBounds.upperBound) else {
+                throw SearchQuery.ValidationError(message: "\(qualifier):\(text) is out of range: dates must be within the years 1 to 9999.")
+            }
+            return Int(value)
+        }
+        return try NumericRange(text) { operand in
             if operand.contains("T") {
                 guard let date = try? Date(String(operand), strategy: .iso8601) else { return nil }
-                let second = Int(date.timeIntervalSince1970)
+                let second = try seconds(date)
                 return second...second
             }
             guard let date = try? Date(operand + "T00:00:00Z", strategy: .iso8601) else { return nil }
-            let start = Int(date.timeIntervalSince1970)
+            let start = try seconds(date)
             return start...(start + 86_399)
         }
     }
@@ -275,6 +348,7 @@ struct NumericRange: Sendable {
     }
 
     func contains(_ date: Date) -> Bool {
-        contains(Int(date.timeIntervalSince1970.rounded(.down)))
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        return (lower.map { seconds >= Double($0) } ?? true) && (upper.map { seconds <= Double($0) } ?? true)
     }
 }

@@ -13,7 +13,14 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
         case serverError
         /// A `200` whose JSON body was cut short.
         case malformedJSON
+        /// The client closed the connection while the answer was delayed (it
+        /// cancelled the request, as `flatMapLatest` does to a superseded search);
+        /// nothing was sent. Reported with nginx's status 499, "client closed request".
+        case clientClosedRequest
     }
+
+    /// The ``status`` of a request the client gave up on (``Fault/clientClosedRequest``).
+    public static let clientClosedStatus = 499
 
     /// The HTTP method, e.g. `GET`.
     public var method: String
@@ -34,9 +41,14 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
         self.duration = duration
     }
 
-    /// `GET /search/repositories?q=ripple -> 200 (3 ms)`, with the fault when there is one.
+    /// `GET /search/repositories?q=ripple -> 200 (3 ms)`, with the fault when there
+    /// is one; `GET /search/repositories?q=rip -> cancelled by the client after 212 ms`
+    /// for a request the client gave up on.
     public var description: String {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        if fault == .clientClosedRequest {
+            return "\(method) \(target) -> cancelled by the client after \(Int(milliseconds.rounded())) ms (\(status), nothing sent)"
+        }
         let fault = self.fault.map { ", \($0.rawValue)" } ?? ""
         return "\(method) \(target) -> \(status) (\(Int(milliseconds.rounded())) ms\(fault))"
     }
@@ -63,14 +75,37 @@ struct MockGitHubResponder: HTTPResponder {
         let plan = behavior.plan()
         // The latency is slept in short slices, ending early when the server stops or
         // the task is cancelled; the handler itself never throws.
-        var remaining = plan.latency
-        while remaining > .zero, !stopping.value, !Task.isCancelled {
-            let slice = min(remaining, .milliseconds(20))
-            try? await Task.sleep(for: slice)
-            remaining -= slice
+        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+        if plan.latency > .zero {
+            // While the answer is delayed the client may give up (a superseded search
+            // is cancelled): watch the connection's input, and report such a request
+            // as cancelled instead of pretending it was answered. Watching ends the
+            // connection's keep-alive, so the answer says `Connection: close`.
+            let clientClosed = SharedValue(false)
+            let stopping = self.stopping
+            let latency = plan.latency
+            // The handler also runs when the watch is torn down after the wait, so
+            // only a close seen during the wait counts.
+            let abandoned = (try? await request.body.consumeWithInboundCloseHandler { _ in
+                var remaining = latency
+                while remaining > .zero, !stopping.value, !clientClosed.value, !Task.isCancelled {
+                    let slice = min(remaining, .milliseconds(10))
+                    try? await Task.sleep(for: slice)
+                    remaining -= slice
+                }
+                return clientClosed.value
+            } onInboundClosed: {
+                clientClosed.value = true
+            }) ?? false
+            if abandoned {
+                report(
+                    ServedRequest(
+                        method: request.method.rawValue, target: target, status: ServedRequest.clientClosedStatus,
+                        fault: .clientClosedRequest, duration: clock.now - started))
+                return Response(status: .init(code: ServedRequest.clientClosedStatus), headers: [.connection: "close"])
+            }
         }
 
-        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
         var fault: ServedRequest.Fault?
         var answer: EndpointResponse
         if plan.rateLimited {
@@ -110,6 +145,7 @@ struct MockGitHubResponder: HTTPResponder {
         for (name, value) in answer.headers {
             if let name = HTTPField.Name(name) { headers[name] = value }
         }
+        if plan.latency > .zero { headers[.connection] = "close" }
         report(
             ServedRequest(
                 method: request.method.rawValue, target: target, status: answer.status, fault: fault,

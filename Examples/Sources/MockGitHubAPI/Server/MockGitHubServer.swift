@@ -129,8 +129,13 @@ public final class MockGitHubServer: Sendable {
             },
             logger: logger
         )
+        // Services shut down in reverse order: the watcher first, so that requests
+        // waiting out a latency answer at once and the application's own graceful
+        // shutdown (on SIGINT/SIGTERM too, not only `stop()`) does not wait for them.
         let serviceGroup = ServiceGroup(
-            configuration: .init(services: [application], gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
+            configuration: .init(
+                services: [application, ShutdownWatcher(stopping: stopping)],
+                gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
         )
         let runTask = Task { try await serviceGroup.run() }
         Task {
@@ -274,5 +279,17 @@ final class Promise<Value: Sendable>: Sendable {
             }
             if let resolved { continuation.resume(with: resolved) }
         }
+    }
+}
+
+/// Sets `stopping` when the service group begins a graceful shutdown, however it
+/// was triggered (``MockGitHubServer/stop(gracePeriod:)`` or a signal).
+struct ShutdownWatcher: Service {
+    let stopping: SharedValue<Bool>
+
+    func run() async throws {
+        // Returns when a graceful shutdown begins; throws when the group is cancelled.
+        try? await gracefulShutdown()
+        stopping.value = true
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import XCTest
+
+/// The demo executables without a terminal: `--help`, `--input KEYS`, keys from
+/// standard input, argument errors.
+final class DemoCommandLineTests: MockServerTestCase {
+    func testEveryDemoHasHelp() throws {
+        for name in ["counter", "characters-left", "signup", "github-search", "mock-github-api"] {
+            let result = try DemoExecutable.run(name, ["--help"])
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("USAGE: \(name)"), "\(name): \(result.stdout)")
+        }
+    }
+
+    func testCounterPressesTheInputKeysAndPrintsTheScreen() throws {
+        let result = try DemoExecutable.run("counter", ["--input", "++{down}+{up}"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            Ripple counter
+
+            Count: 3
+
+            + / Up: count up   - / Down: count down   r: reset   q / Esc: quit
+
+            """)
+    }
+
+    func testKeysComeFromStandardInputWhenItIsNotATerminal() throws {
+        let result = try DemoExecutable.run("counter", [], input: Data("+++-\u{1B}[A".utf8))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Count: 3"), result.stdout)
+        let empty = try DemoExecutable.run("counter", [])
+        XCTAssertTrue(empty.stdout.contains("Count: 0"), empty.stdout)
+    }
+
+    func testCharactersLeftTakesMergingCharactersAsATerminalSendsThem() throws {
+        // Each scalar is its own key, as in a terminal: these used to crash the app.
+        let input = "👍\u{1F3FD}x\u{7F}\u{7F}\u{7F}\u{1F1EB}\u{1F1F7}\u{7F}e\u{301}\u{7F}ok"
+        let result = try DemoExecutable.run("characters-left", [], input: Data(input.utf8))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Status: ok\n38 characters left"), result.stdout)
+    }
+
+    func testSignUpThroughTheInputScript() throws {
+        let result = try DemoExecutable.run("signup", ["--input", "me@example.com{tab}secret1{tab}{enter}"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Signed up as me@example.com!"), result.stdout)
+    }
+
+    func testALeadingDoubleDashIsIgnoredAndUnknownArgumentsAreUsageErrors() throws {
+        let dashed = try DemoExecutable.run("counter", ["--", "--input", "+"])
+        XCTAssertEqual(dashed.status, 0, dashed.stderr)
+        XCTAssertTrue(dashed.stdout.contains("Count: 1"), dashed.stdout)
+        let unknown = try DemoExecutable.run("characters-left", ["--query", "x"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.hasPrefix("error: unexpected argument '--query'"), unknown.stderr)
+        let badKey = try DemoExecutable.run("signup", ["--input", "{nope}"])
+        XCTAssertEqual(badKey.status, 64)
+        XCTAssertTrue(badKey.stderr.contains("unknown key {nope}"), badKey.stderr)
+        let search = try DemoExecutable.run("github-search", ["--", "--query", "@bowynia", "--no-cache", "--per-page", "2"])
+        XCTAssertEqual(search.status, 0, search.stderr)
+        XCTAssertTrue(search.stdout.hasPrefix("Repositories of “@bowynia”"), search.stdout)
+        let mock = try DemoExecutable.run("mock-github-api", ["--", "--port", "70000"])
+        XCTAssertEqual(mock.status, 64, "validated, so the -- was dropped")
+        XCTAssertTrue(mock.stderr.contains("--port must be between 0 and 65535"), mock.stderr)
+    }
+
+    func testGitHubSearchWithoutATerminalRunsTheScreenOnTheInputKeys() throws {
+        let server = try startServer()
+        let result = try DemoExecutable.run(
+            "github-search", ["--api-url", server.baseURL.absoluteString, "--no-cache", "--per-page", "3", "--input", "ripple{down}{down}{down}"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines[1], "Search: ripple")
+        XCTAssertTrue(lines[2].contains("repositories"), result.stdout)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("›") }.count, 1, result.stdout)
+        XCTAssertTrue(lines[7].hasPrefix("› "), "Down past the third loaded the next page and moved onto its first: \(result.stdout)")
+        XCTAssertEqual(server.requestCount, 2)
+
+        let idle = try DemoExecutable.run("github-search", ["--no-cache"])
+        XCTAssertEqual(idle.status, 0, idle.stderr)
+        XCTAssertTrue(idle.stdout.contains("Type words and qualifiers"), idle.stdout)
+    }
+
+    func testNonFiniteOrOutOfRangeTimeoutsAreArgumentErrors() throws {
+        for value in ["inf", "1e300", "nan", "-1", "0", "-inf"] {
+            let result = try DemoExecutable.run("github-search", ["--timeout=\(value)", "--query", "x", "--no-cache"])
+            XCTAssertEqual(result.status, 64, value)
+            XCTAssertTrue(result.stderr.contains("--timeout must be a number of seconds greater than 0 and at most 86400"), "\(value): \(result.stderr)")
+        }
+        let ttl = try DemoExecutable.run("github-search", ["--cache-ttl", "inf", "--query", "x", "--no-cache"])
+        XCTAssertEqual(ttl.status, 64)
+        let window = try DemoExecutable.run("mock-github-api", ["--rate-limit-window", "1e300"])
+        XCTAssertEqual(window.status, 64)
+        XCTAssertTrue(window.stderr.contains("--rate-limit-window must be a number of seconds"), window.stderr)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HTTPClient {
+    /// ``send(_:)`` failing with ``HTTPError/transport(_:)``
+    /// (`URLError(.timedOut)`) if no response arrives within `timeout` (on
+    /// `scheduler`) **after the request was handed to the network** (see
+    /// ``send(_:whenStarted:)``): time spent waiting for a connection does not
+    /// count. The request is then cancelled. A `timeout` of zero or less fails
+    /// with ``HTTPError/invalidRequest(_:)``; `.never` changes nothing.
+    ///
+    /// ``Session`` times every attempt this way.
+    ///
+    /// ```
+    /// started:                       ----^
+    /// send(r, timeout: 5, s):        ----·····5 s·····#(transport .timedOut)
+    /// ```
+    public func send(_ request: URLRequest, timeout: RxTimeInterval, scheduler: SchedulerType) -> Single<HTTPResponse> {
+        guard let seconds = timeout.seconds else {
+            return .error(HTTPError.invalidRequest("the timeout must be positive (got \(timeout))"))
+        }
+        if seconds.isInfinite { return send(request) }
+        return Single<HTTPResponse>.create { [self] observer in
+            let attempt = TimedAttempt(observer)
+            let subscription = self.send(request, whenStarted: {
+                attempt.started(scheduler.scheduleRelative((), dueTime: timeout) { _ in
+                    attempt.expire()
+                    return Disposables.create()
+                })
+            })
+            .subscribe { attempt.finish($0) }
+            attempt.subscribed(subscription)
+            return Disposables.create { attempt.dispose() }
+        }
+    }
+}
+
+/// One attempt of ``HTTPClient/send(_:timeout:scheduler:)``: the first of the
+/// response and the expiry wins, the other is disposed, the observer hears
+/// once. (Written out rather than composed from `merge` and `take(1)`: three
+/// operators and a subject per request to express one race.)
+final class TimedAttempt: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observer: ((SingleEvent<HTTPResponse>) -> Void)?
+    private var timer: Disposable?
+    private var subscription: Disposable?
+    private var done = false
+
+    init(_ observer: @escaping (SingleEvent<HTTPResponse>) -> Void) {
+        self.observer = observer
+    }
+
+    /// The request was handed over: `timer` runs the expiry.
+    func started(_ timer: Disposable) {
+        lock.lock()
+        if done {
+            lock.unlock()
+            timer.dispose()
+            return
+        }
+        self.timer = timer
+        lock.unlock()
+    }
+
+    /// The request's subscription (an expiry or a dispose may have come first).
+    func subscribed(_ subscription: Disposable) {
+        lock.lock()
+        if done {
+            lock.unlock()
+            subscription.dispose()
+            return
+        }
+        self.subscription = subscription
+        lock.unlock()
+    }
+
+    /// The response or the client's error.
+    func finish(_ event: SingleEvent<HTTPResponse>) {
+        guard let (observer, timer, _) = end() else { return }
+        timer?.dispose()
+        observer(event)
+    }
+
+    /// The timeout: the request is cancelled and the observer hears
+    /// `URLError(.timedOut)`.
+    func expire() {
+        guard let (observer, _, subscription) = end() else { return }
+        subscription?.dispose()
+        observer(.failure(HTTPError.transport(URLError(.timedOut))))
+    }
+
+    func dispose() {
+        guard let (_, timer, subscription) = end() else { return }
+        timer?.dispose()
+        subscription?.dispose()
+    }
+
+    /// Marks the attempt done; what was held, or `nil` if it was done already.
+    private func end() -> ((SingleEvent<HTTPResponse>) -> Void, Disposable?, Disposable?)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !done, let observer else { return nil }
+        done = true
+        let held = (observer, timer, subscription)
+        self.observer = nil
+        timer = nil
+        subscription = nil
+        return held
+    }
+}

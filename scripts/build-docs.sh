@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the API reference of every library product with DocC and fails on any
+# DocC warning (an unresolved or ambiguous link, an undocumented parameter), or
+# if a catalog article no longer matches its guide in docs/.
+#
+# The DocC plugin is declared only when RIPPLE_DOCS is set (see Package.swift),
+# so this script sets it. The archives land in
+# .build/plugins/Swift-DocC/outputs/<Module>.doccarchive; to browse one, run
+#   RIPPLE_DOCS=1 swift package --disable-sandbox preview-documentation --target Ripple
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "==> DocC articles match their guides"
+python3 scripts/docc-articles.py --check
+
+echo "==> DocC: Ripple, RippleTest, RippleHTTP, RippleHTTPTesting"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+status=0
+RIPPLE_DOCS=1 swift package generate-documentation \
+    --target Ripple --target RippleTest --target RippleHTTP --target RippleHTTPTesting \
+    --warnings-as-errors >"$log" 2>&1 || status=$?
+problems="$(grep -cE '(warning|error):' "$log" || true)"
+if [ "$status" -ne 0 ] || [ "$problems" -ne 0 ]; then
+    cat "$log"
+    echo "DocC: $problems warnings or errors (exit status $status)" >&2
+    exit 1
+fi
+grep -E '^Generated documentation archive|^Finished building documentation' "$log" || true
+echo "DocC: no warnings"

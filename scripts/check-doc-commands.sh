@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Runs every shell command that the documentation shows, exactly as written: each
+# line of each ```sh block in README.md, Examples/README.md, docs/*.md and
+# docs/operators/*.md (comment lines and blank lines aside), from the repository
+# root, in order. A `cd` line applies to the rest of its block.
+#
+# How each command is run, and what counts as passing:
+# - Most commands: as written, standard input from /dev/null (the demo apps then
+#   run without a terminal: they print their screen and exit), at most 10 minutes
+#   each; they must exit 0.
+# - `mock-github-api` (a server, unless the line has --help): started in the
+#   background; it must print "Mock GitHub API listening on" within 2 minutes.
+#   It keeps running through the next block (the curl examples run against it),
+#   then gets SIGINT and must exit 0 within 10 s. When port 8080 is already taken
+#   on this machine, the port-8080 server and the curl lines that need it are
+#   reported as skipped, not run.
+# - `ripple-compare` without --smoke or --filter (the full benchmark table, about
+#   a minute): run for 20 s; it passes when it has not failed by then (it is then
+#   stopped). This checks that it starts, not its table.
+# - `./scripts/test-all.sh`: not run here, since it is the script that runs this one.
+# - A command that is a line of scripts/test-all.sh (`swift test --package-path
+#   Examples`): not run again here; test-all.sh ran it just before.
+#
+# It expects the packages to be built already (test-all.sh builds and tests them
+# first), so every `swift run` / `swift build` / `swift test` is incremental.
+# Exits 1 if any command failed, after running all of them. With file arguments it
+# checks those files instead.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# Arguments: other files to check instead (for a quick look at one page).
+if [ "$#" -gt 0 ]; then files=("$@"); else files=(README.md Examples/README.md docs/*.md docs/operators/*.md); fi
+work=$(mktemp -d)
+trap 'for pid in "${servers[@]:-}"; do [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null; done; rm -rf "$work"' EXIT
+
+failures=0
+passed=0
+skipped=0
+servers=()
+server_blocks_left=0
+port_8080_taken=0
+
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+pass() { echo "ok:   $1"; passed=$((passed + 1)); }
+skip() { echo "skip: $1"; skipped=$((skipped + 1)); }
+
+stop_servers() {
+    for pid in "${servers[@]:-}"; do
+        [ -n "$pid" ] || continue
+        kill -INT "$pid" 2>/dev/null
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        if kill -0 "$pid" 2>/dev/null; then
+            fail "mock-github-api (pid $pid) still running 10 s after SIGINT"
+            kill -KILL "$pid" 2>/dev/null
+        elif ! wait "$pid"; then
+            fail "mock-github-api (pid $pid) exited with an error after SIGINT"
+        fi
+    done
+    servers=()
+}
+
+# Prints one record per command: "file<TAB>block number<TAB>command".
+extract() {
+    for file in "${files[@]}"; do
+        awk -v file="$file" '
+            /^```sh[[:space:]]*$/ { inside = 1; block += 1; next }
+            /^```/ { inside = 0; next }
+            inside && $0 !~ /^[[:space:]]*(#|$)/ { print file "\t" block "\t" $0 }
+        ' "$file"
+    done
+}
+
+run_command() {
+    local where=$1 prefix=$2 command=$3
+    local log="$work/out"
+    # Without its comment, to compare with the lines of test-all.sh.
+    local bare
+    bare=$(sed -E 's/[[:space:]]+#[^'"'"'"]*$//' <<<"$command")
+    case "$command" in
+    ./scripts/test-all.sh*)
+        skip "$where: $command (the script that runs this one)"
+        ;;
+    *)
+        if grep -Fxq "$bare" scripts/test-all.sh; then
+            skip "$where: $command (scripts/test-all.sh runs exactly this before this script)"
+            return
+        fi
+        ;;
+    esac
+    case "$command" in
+    *mock-github-api*--help*)
+        if timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1; then pass "$where: $command"; else fail "$where: $command"; cat "$log"; fi
+        ;;
+    *mock-github-api*)
+        if [[ "$command" != *"--port"* ]] && curl -s -o /dev/null --max-time 2 http://127.0.0.1:8080/; then
+            port_8080_taken=1
+            skip "$where: $command (port 8080 is in use on this machine)"
+            return
+        fi
+        local output="$work/server-$RANDOM"
+        bash -c "$prefix exec $command" </dev/null >"$output" 2>&1 &
+        local pid=$!
+        for _ in $(seq 1 1200); do
+            grep -q "Mock GitHub API listening on" "$output" && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        if grep -q "Mock GitHub API listening on" "$output"; then
+            pass "$where: $command (started: $(grep -m1 "Mock GitHub API listening on" "$output"))"
+            servers+=("$pid")
+            server_blocks_left=2
+        else
+            fail "$where: $command (did not start)"
+            cat "$output"
+            kill -KILL "$pid" 2>/dev/null
+        fi
+        ;;
+    curl*127.0.0.1:8080*)
+        if [ "$port_8080_taken" = 1 ]; then
+            skip "$where: $command (no server of ours on port 8080)"
+        elif timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1; then
+            pass "$where: $command"
+        else
+            fail "$where: $command"; cat "$log"
+        fi
+        ;;
+    *ripple-compare*--smoke* | *ripple-compare*--filter*)
+        if timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1; then pass "$where: $command"; else fail "$where: $command"; tail -20 "$log"; fi
+        ;;
+    *ripple-compare*)
+        timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1 &
+        local pid=$!
+        for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        if kill -0 "$pid" 2>/dev/null; then
+            kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null   # timeout passes the signal on
+            pass "$where: $command (started; stopped after 20 s)"
+        elif wait "$pid"; then
+            pass "$where: $command"
+        else
+            fail "$where: $command"; tail -20 "$log"
+        fi
+        ;;
+    *)
+        if timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1; then
+            pass "$where: $command"
+        else
+            fail "$where: $command"; tail -30 "$log"
+        fi
+        ;;
+    esac
+}
+
+previous_block=""
+prefix=""
+while IFS=$'\t' read -r file block command; do
+    if [ "$file#$block" != "$previous_block" ]; then
+        # A server lives through its own block and the next one.
+        if [ "$server_blocks_left" -gt 0 ]; then
+            server_blocks_left=$((server_blocks_left - 1))
+            [ "$server_blocks_left" = 0 ] && stop_servers
+        fi
+        previous_block="$file#$block"
+        prefix=""
+    fi
+    if [[ "$command" =~ ^cd[[:space:]] ]]; then
+        prefix="$prefix${command%%#*} && "
+        continue
+    fi
+    run_command "$file (block $block)" "$prefix" "$command"
+done < <(extract)
+stop_servers
+
+echo "documentation commands: $passed passed, $skipped skipped, $failures failed"
+[ "$failures" = 0 ]

@@ -12,7 +12,8 @@ import PackageDescription
 // - `TerminalUI`: raw-mode terminal input, key decoding, a diffing ANSI renderer and
 //   an in-memory screen for tests; the demo apps draw with it.
 // - `DemoFeatures`: the counter, characters-left and sign-up view models and
-//   screens; `counter`, `characters-left` and `signup` run them.
+//   screens; `counter`, `characters-left` and `signup` run them; `todo` runs the
+//   to-do list (an `ObservableArray` drawn with `TerminalUI`'s `ListView`).
 // - `GitHubKit`: Codable models, typed requests and the `GitHubAPI` client (RippleHTTP).
 // - `GitHubStore`: a SQLite cache (GRDB) and the cached search repository.
 // - `GitHubSearch`: the search view model and its terminal screen; `github-search`
@@ -31,6 +32,7 @@ let package = Package(
         .executable(name: "counter", targets: ["counter"]),
         .executable(name: "characters-left", targets: ["characters-left"]),
         .executable(name: "signup", targets: ["signup"]),
+        .executable(name: "todo", targets: ["todo"]),
         .executable(name: "mock-github-api", targets: ["mock-github-api"]),
     ],
     dependencies: [
@@ -119,6 +121,10 @@ let package = Package(
         .executableTarget(name: "counter", dependencies: ["DemoFeatures", "TerminalUI"]),
         .executableTarget(name: "characters-left", dependencies: ["DemoFeatures", "TerminalUI"]),
         .executableTarget(name: "signup", dependencies: ["DemoFeatures", "TerminalUI"]),
+        .executableTarget(
+            name: "todo",
+            dependencies: ["DemoFeatures", "TerminalUI", .product(name: "Ripple", package: "Ripple")]
+        ),
         .testTarget(
             name: "DemoFeaturesTests",
             dependencies: [

@@ -6,6 +6,9 @@ public enum Implementation: String, CaseIterable, Sendable {
     case openCombine = "OpenCombine"
     case asyncStream = "AsyncStream"
     case floor = "floor"
+    /// What a collections workload is measured against (the standard library's
+    /// diff, a subject): they have a table of their own.
+    case reference = "reference"
 }
 
 /// One benchmark workload and how each implementation runs it.
@@ -49,6 +52,7 @@ public let allWorkloads: [Workload] = [
 ] + operatorWorkloads
     + constructionWorkloads
     + [searchAsYouType]
+    + collectionWorkloads
 
 /// A value the optimiser must assume is used.
 @inline(never)

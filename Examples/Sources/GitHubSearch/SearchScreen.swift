@@ -67,10 +67,27 @@ public final class SearchScreen: BusyReportingScreen {
                 || (state.showingDetails && details?.isLoading != false)
         }
         .distinctUntilChanged()
-        frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner) {
-            state, summary, details, size, tick in
+        // The loaded repositories as changes: a new page appends rows to
+        // `SearchResultRows` instead of rendering the list again.
+        let results = Observable.deferred { () -> Observable<SearchResultRows> in
+            let rows = SearchResultRows()
+            return summary.asObservable()
+                .map { summary -> [Repository] in
+                    if case .loaded(let items, _) = summary.state { return items }
+                    return []
+                }
+                .changes()
+                .map { change in
+                    rows.apply(change)
+                    return rows
+                }
+        }
+        .asDriver(onErrorDriveWith: .empty())
+        frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner, results) {
+            state, summary, details, size, tick, rows in
             SearchScreen.frame(
-                state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source, notice: notice)
+                state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source, notice: notice,
+                rows: rows)
         }
     }
 
@@ -79,7 +96,7 @@ public final class SearchScreen: BusyReportingScreen {
     /// Draws one frame.
     static func frame(
         state: ScreenState, summary: SearchSummary, details: RepositoryDetails?, size: TerminalSize, spinnerTick: Int, source: String,
-        notice: String? = nil
+        notice: String? = nil, rows: SearchResultRows? = nil
     ) -> Frame {
         let spinner = String(spinnerFrames[spinnerTick % spinnerFrames.count])
         if state.showingDetails, let details {
@@ -104,7 +121,11 @@ public final class SearchScreen: BusyReportingScreen {
             let visible = items[top..<min(items.count, top + listHeight)]
             let nameWidth = min(max(visible.map(\.fullName.count).max() ?? 0, 10), max(width / 3, 10))
             for (offset, repository) in visible.enumerated() {
-                lines.append(row(repository, highlighted: top + offset == highlighted, nameWidth: nameWidth, width: width))
+                if let rows, top + offset != highlighted {
+                    lines.append(rows.row(at: top + offset, of: repository, nameWidth: nameWidth, width: width))
+                } else {
+                    lines.append(row(repository, highlighted: top + offset == highlighted, nameWidth: nameWidth, width: width))
+                }
             }
         }
         while lines.count < size.rows - 1 { lines.append("") }

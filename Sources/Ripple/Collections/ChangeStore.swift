@@ -1,0 +1,294 @@
+import Synchronization
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The storage behind ``ObservableArray`` and ``ObservableSections``: a value
+/// under a lock, the subscribers, and the queue that delivers changes in the
+/// order the mutations happened.
+///
+/// ## Ordering
+/// A mutation changes the value and computes its change inside one critical
+/// section. If nobody is delivering, the mutating thread becomes the *deliverer*:
+/// it delivers its change outside the lock, then any change other threads queued
+/// meanwhile. Otherwise the change is queued, with the subscribers of that moment,
+/// and the current deliverer sends it. So changes reach every subscriber one at a
+/// time and in mutation order, no thread waits for another's observers, and an
+/// observer that mutates the value (re-entrancy) has its change delivered after
+/// the current one reached everybody.
+///
+/// A subscriber's initial change is a snapshot taken in the same critical section
+/// that adds it to the subscribers, and it goes through the same queue: it sees
+/// every later change and none that its snapshot already contains.
+///
+/// ## User code
+/// Observers run outside the lock. The closures of `batchUpdate` and
+/// `removeAll(where:)` run inside it — they are the mutation — with a guard that
+/// turns a call back into the same store on that thread (which would deadlock)
+/// into a precondition failure that says what happened.
+@usableFromInline
+final class ChangeStore<Value, Change>: @unchecked Sendable {
+    @usableFromInline
+    typealias Observers = ContiguousArray<ChangeSubscription<Change>?>
+
+    @usableFromInline
+    enum Delivery {
+        case change(Change, Observers)
+        case initial(Change, ChangeSubscription<Change>)
+    }
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: Value
+        @usableFromInline var observers = Bag<ChangeSubscription<Change>>()
+        @usableFromInline var queue = RingBuffer<Delivery>()
+        /// The thread that last became the deliverer (not cleared when it stops:
+        /// only used to spare it the back-pressure of ``throttle()``).
+        @usableFromInline var deliverer: UInt = 0
+
+        @inlinable
+        init(value: Value) {
+            self.value = value
+        }
+    }
+
+    @usableFromInline
+    let state: LockedState<State>
+
+    /// 0 when nobody delivers; otherwise 1 (the deliverer) plus the deliveries
+    /// queued and not yet taken. Incremented only under the lock, together with
+    /// the queue, so under the lock `wip - 1 == queue.count` whenever `wip > 0`.
+    /// The deliverer stops with one compare-and-swap (1 → 0) instead of a second
+    /// lock round trip: the uncontended mutation takes the lock once.
+    @usableFromInline
+    let wip = Atomic<Int>(0)
+
+    /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
+    @usableFromInline
+    let userCodeThread = Atomic<UInt>(0)
+
+    /// The name used in precondition messages (`ObservableArray`, ...).
+    @usableFromInline
+    let typeName: String
+
+    @usableFromInline
+    let makeInitial: (Value) -> Change
+
+    @inlinable
+    init(_ value: Value, typeName: String, makeInitial: @escaping (Value) -> Change) {
+        state = LockedState(State(value: value))
+        self.typeName = typeName
+        self.makeInitial = makeInitial
+    }
+
+    /// Stops with a clear message instead of deadlocking when user code running
+    /// under the lock (a batch closure) calls back into the store.
+    @inlinable
+    @inline(__always)
+    func checkNotInsideBatch(_ method: StaticString) {
+        if userCodeThread.load(ordering: .relaxed) == currentThreadID() {
+            reentrancyFailure(method)
+        }
+    }
+
+    @usableFromInline
+    func reentrancyFailure(_ method: StaticString) -> Never {
+        preconditionFailure(
+            "\(typeName).\(method) called from inside the same \(typeName)'s batchUpdate or removeAll(where:) closure; use the batch's own collection instead")
+    }
+
+    /// Reads the value under the lock.
+    @inlinable
+    func read<Result>(_ method: StaticString, _ body: (Value) -> Result) -> Result {
+        checkNotInsideBatch(method)
+        return state.withLock { body($0.value) }
+    }
+
+    /// Mutates the value; `body` returns the change to deliver (`nil`: nothing
+    /// changed) and a result for the caller. `runsUserCode`: `body` calls user
+    /// code (see the type's documentation).
+    ///
+    /// Not `rethrows`: throwing mutations (`batchUpdate`) return their error as
+    /// a value and rethrow it with `rethrowing(_:rescue:)`. (With a `rethrows`
+    /// signature, the error path crashed in debug builds with Swift 6.3.1:
+    /// after the closure threw, execution went on to deliver a change. Not yet
+    /// reduced to a compiler bug report; a small reproduction did not crash.)
+    @inlinable
+    func mutate<Result>(
+        _ method: StaticString, runsUserCode: Bool = false,
+        _ body: (inout Value) -> (change: Change?, result: Result)
+    ) -> Result {
+        checkNotInsideBatch(method)
+        let thread = currentThreadID()
+        var queued = 0
+        let (result, delivery) = state.withLock { state -> (Result, (Change, Observers)?) in
+            if runsUserCode { userCodeThread.store(thread, ordering: .relaxed) }
+            let outcome = body(&state.value)
+            if runsUserCode { userCodeThread.store(0, ordering: .relaxed) }
+            guard let change = outcome.change else { return (outcome.result, nil) }
+            if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+                state.queue.append(.change(change, state.observers.values))
+                if state.deliverer != thread { queued = state.queue.count }
+                return (outcome.result, nil)
+            }
+            state.deliverer = thread
+            return (outcome.result, (change, state.observers.values))
+        }
+        if let (change, observers) = delivery {
+            Self.send(change, to: observers)
+            drain()
+        } else if queued > Self.highWaterMark {
+            throttle()
+        }
+        return result
+    }
+
+    @inlinable
+    static func send(_ change: Change, to observers: Observers) {
+        for case let observer? in observers {
+            observer.send(change)
+        }
+    }
+
+    /// Delivers what was queued while this thread delivered, then stops delivering.
+    ///
+    /// The whole queue is taken at once: popping one delivery per lock
+    /// round trip, the deliverer fell behind two threads mutating in a loop and
+    /// the queue grew without bound (measured under ThreadSanitizer).
+    @inlinable
+    func drain() {
+        while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            var batch = state.withLock { state -> RingBuffer<Delivery> in
+                let batch = state.queue
+                state.queue = RingBuffer()
+                wip.subtract(batch.count, ordering: .relaxed)
+                return batch
+            }
+            while let next = batch.popFirst() {
+                switch next {
+                case .change(let change, let observers):
+                    Self.send(change, to: observers)
+                case .initial(let change, let subscription):
+                    subscription.send(change)
+                }
+            }
+        }
+    }
+
+    /// Deliveries queued beyond which mutating threads are slowed down.
+    @usableFromInline
+    static var highWaterMark: Int { 1024 }
+
+    /// Soft back-pressure, as in the subjects: a thread that queued a change far
+    /// behind the deliverer yields the CPU until the queue has drained to half
+    /// the high-water mark, for at most about 10 ms per call (bounded, so it
+    /// cannot deadlock on a deliverer that waits for this thread).
+    @usableFromInline
+    func throttle() {
+        let start = ContinuousClock.now
+        while state.withLock({ $0.queue.count > Self.highWaterMark / 2 }) {
+            if ContinuousClock.now - start > .milliseconds(10) { return }
+            sched_yield()
+        }
+    }
+
+    /// Adds `observer`: it receives the current value as an initial change, then
+    /// every change.
+    @usableFromInline
+    func subscribe(_ observer: AnyObserver<Change>) -> SubscriptionBase {
+        checkNotInsideBatch("changes")
+        let subscription = ChangeSubscription(observer: observer, store: self)
+        let initial = state.withLock { state -> Change? in
+            subscription.key = state.observers.insert(subscription)
+            let initial = makeInitial(state.value)
+            if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+                state.queue.append(.initial(initial, subscription))
+                return nil
+            }
+            state.deliverer = currentThreadID()
+            return initial
+        }
+        if let initial {
+            subscription.send(initial)
+            drain()
+        }
+        return subscription
+    }
+
+    @usableFromInline
+    func remove(_ subscription: ChangeSubscription<Change>) {
+        let removed = state.withLock { state -> ChangeSubscription<Change>? in
+            guard let key = subscription.key else { return nil }
+            subscription.key = nil
+            return state.observers.remove(forKey: key)
+        }
+        // Released here, outside the lock: releasing runs the observer's deinit.
+        _ = removed
+    }
+
+    /// The number of subscribers (for tests and diagnostics).
+    @usableFromInline
+    var subscriberCount: Int {
+        state.withLock { $0.observers.count }
+    }
+}
+
+/// One subscriber of a ``ChangeStore``.
+@usableFromInline
+final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
+    @usableFromInline
+    let observer: AnyObserver<Change>
+
+    /// Removes this subscription from its store; `nil` once it did. It holds
+    /// the store strongly, until disposal (as a subject's subscriptions do): a
+    /// weak reference gave the store a side table, which made every retain of the
+    /// store on the mutation path take the slow path.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var removeFromStore: ((ChangeSubscription<Change>) -> Void)?
+
+    /// The key in the store's bag; guarded by the store's lock.
+    @usableFromInline
+    var key: BagKey?
+
+    @inlinable
+    init<Value>(observer: AnyObserver<Change>, store: ChangeStore<Value, Change>) {
+        self.observer = observer
+        self.removeFromStore = { store.remove($0) }
+        super.init()
+    }
+
+    /// Sends a change unless disposed. Only the store's deliverer calls it, one
+    /// call at a time.
+    @inlinable
+    func send(_ change: Change) {
+        if !isDisposed {
+            observer.on(.next(change))
+        }
+    }
+
+    /// Runs once, on the disposing thread: the only access to `removeFromStore`
+    /// after `init`.
+    @usableFromInline
+    override func disposeResources() {
+        let remove = removeFromStore
+        removeFromStore = nil
+        remove?(self)
+    }
+}
+
+/// The value of `result`, or its error thrown again, from a `rethrows` function
+/// whose throwing closure ran inside ``ChangeStore/mutate(_:runsUserCode:_:)``.
+/// `rescue` is `{ throw $0 }` at the call site, which lets the `rethrows`
+/// function rethrow an error its parameter threw earlier.
+@inlinable
+func rethrowing<Value>(_ result: Result<Value, any Error>, rescue: (any Error) throws -> Value) rethrows -> Value {
+    switch result {
+    case .success(let value): return value
+    case .failure(let error): return try rescue(error)
+    }
+}

@@ -1,0 +1,312 @@
+/// A thread-safe array that you mutate and observe: the ``BehaviorRelay`` of
+/// collections.
+///
+/// Every mutation is one ``ArrayChange`` for the subscribers of ``changes``,
+/// carrying the array after the mutation and the edits that describe it (in the
+/// index convention of UIKit batch updates, see ``ArrayEdit``):
+///
+/// ```swift
+/// let todos = ObservableArray(["buy milk", "call mum"])
+/// todos.changes.subscribe(onNext: { change in print(change.edits) })  // [] (initial)
+/// todos.append("water the plants")     // [insert(2)]
+/// todos.move(from: 2, to: 0)           // [move(2→0)]
+/// todos.batchUpdate { list in           // one change: [delete(0), insert(2)]
+///     list.remove(at: 0)
+///     list.append("read")
+/// }
+/// ```
+///
+/// Mutations may come from any thread. Changes reach each subscriber one at a
+/// time, in the order the mutations happened, never while a lock is held; a
+/// subscriber that mutates the array from its handler sees its change delivered
+/// after the current one reached every subscriber. A mutation that leaves the
+/// array as it was (appending nothing, removing from an empty array, moving an
+/// element to where it is) sends nothing.
+///
+/// A bad index stops the program with a precondition failure naming the method,
+/// the index and the count, before anything is changed.
+public final class ObservableArray<Element>: @unchecked Sendable {
+    @usableFromInline
+    let store: ChangeStore<[Element], ArrayChange<Element>>
+
+    /// Creates an array holding `elements`.
+    public init(_ elements: [Element] = []) {
+        store = ChangeStore(elements, typeName: "ObservableArray") { .initial($0) }
+    }
+
+    // MARK: Reading
+
+    /// A snapshot of the current contents.
+    @inlinable
+    public var value: [Element] {
+        store.read("value") { $0 }
+    }
+
+    /// The number of elements.
+    @inlinable
+    public var count: Int {
+        store.read("count") { $0.count }
+    }
+
+    /// `true` if the array is empty.
+    @inlinable
+    public var isEmpty: Bool {
+        store.read("isEmpty") { $0.isEmpty }
+    }
+
+    /// The element at `index`; assigning replaces it, which subscribers see as
+    /// an `.update(index)`.
+    @inlinable
+    public subscript(index: Int) -> Element {
+        get {
+            store.read("subscript") { elements in
+                precondition(index >= 0 && index < elements.count, Self.message("subscript", index, elements.count))
+                return elements[index]
+            }
+        }
+        set {
+            store.mutate("subscript") { elements in
+                precondition(index >= 0 && index < elements.count, Self.message("subscript", index, elements.count))
+                elements[index] = newValue
+                return (ArrayChange(elements: elements, edits: [.update(index)], isInitial: false), ())
+            }
+        }
+    }
+
+    // MARK: Observing
+
+    /// The changes of the array: at once, an initial change with the current
+    /// contents (``ArrayChange/isInitial``, no edits); then one change per
+    /// mutation. Never fails or completes.
+    ///
+    /// ```
+    /// ObservableArray([a]), then append(b), remove(at: 0)
+    /// changes:  initial[a]--insert(1)[a,b]--delete(0)[b]--
+    /// ```
+    public var changes: Observable<ArrayChange<Element>> {
+        let store = self.store
+        return Producer { observer in store.subscribe(observer) }
+    }
+
+    /// The contents after each change, starting with the current contents (like a
+    /// ``BehaviorRelay``'s values). Never fails or completes.
+    public func asObservable() -> Observable<[Element]> {
+        changes.map { $0.elements }
+    }
+
+    /// ``asObservable()`` as a ``Driver``: the current contents first, then the
+    /// contents after each change, delivered on the main scheduler.
+    public func asDriver() -> Driver<[Element]> {
+        Driver(asObservable().observe(on: DriverSharingStrategy.scheduler))
+    }
+
+    // MARK: Mutating
+
+    /// Adds `element` at the end: `.insert(count)`.
+    @inlinable
+    public func append(_ element: Element) {
+        store.mutate("append(_:)") { elements in
+            elements.append(element)
+            return (ArrayChange(elements: elements, edits: [.insert(elements.count - 1)], isInitial: false), ())
+        }
+    }
+
+    /// Adds `newElements` at the end: one `.insert` per element.
+    @inlinable
+    public func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
+        let added = Array(newElements)
+        store.mutate("append(contentsOf:)") { elements in
+            guard !added.isEmpty else { return (nil, ()) }
+            let start = elements.count
+            elements.append(contentsOf: added)
+            return (ArrayChange(elements: elements, edits: (start..<elements.count).map { .insert($0) }, isInitial: false), ())
+        }
+    }
+
+    /// Inserts `element` at `index` (`0...count`): `.insert(index)`.
+    @inlinable
+    public func insert(_ element: Element, at index: Int) {
+        store.mutate("insert(_:at:)") { elements in
+            precondition(index >= 0 && index <= elements.count, Self.message("insert(_:at:)", index, elements.count, end: true))
+            elements.insert(element, at: index)
+            return (ArrayChange(elements: elements, edits: [.insert(index)], isInitial: false), ())
+        }
+    }
+
+    /// Inserts `newElements` at `index` (`0...count`): one `.insert` per element.
+    @inlinable
+    public func insert<C: Collection>(contentsOf newElements: C, at index: Int) where C.Element == Element {
+        let added = Array(newElements)
+        store.mutate("insert(contentsOf:at:)") { elements in
+            precondition(index >= 0 && index <= elements.count,
+                         Self.message("insert(contentsOf:at:)", index, elements.count, end: true))
+            guard !added.isEmpty else { return (nil, ()) }
+            elements.insert(contentsOf: added, at: index)
+            return (ArrayChange(elements: elements, edits: (index..<index + added.count).map { .insert($0) }, isInitial: false), ())
+        }
+    }
+
+    /// Removes and returns the element at `index`: `.delete(index)`.
+    @inlinable
+    @discardableResult
+    public func remove(at index: Int) -> Element {
+        store.mutate("remove(at:)") { elements in
+            precondition(index >= 0 && index < elements.count, Self.message("remove(at:)", index, elements.count))
+            let removed = elements.remove(at: index)
+            return (ArrayChange(elements: elements, edits: [.delete(index)], isInitial: false), removed)
+        }
+    }
+
+    /// Removes every element: one `.delete` per element.
+    @inlinable
+    public func removeAll() {
+        store.mutate("removeAll()") { elements in
+            guard !elements.isEmpty else { return (nil, ()) }
+            let edits = elements.indices.map { ArrayEdit.delete($0) }
+            elements.removeAll()
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), ())
+        }
+    }
+
+    /// Removes the elements for which `shouldBeRemoved` returns `true`: one
+    /// `.delete` per removed element.
+    ///
+    /// `shouldBeRemoved` runs while the array is locked (other threads wait); it
+    /// must not use this `ObservableArray`. If it throws, nothing is removed.
+    @inlinable
+    public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        let outcome = store.mutate("removeAll(where:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Result<Void, any Error>) in
+            var kept: [Element] = []
+            var edits: [ArrayEdit] = []
+            for index in elements.indices {
+                do {
+                    if try shouldBeRemoved(elements[index]) {
+                        edits.append(.delete(index))
+                    } else {
+                        kept.append(elements[index])
+                    }
+                } catch {
+                    return (nil, .failure(error))
+                }
+            }
+            guard !edits.isEmpty else { return (nil, .success(())) }
+            elements = kept
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), .success(()))
+        }
+        try rethrowing(outcome, rescue: { throw $0 })
+    }
+
+    /// Moves the element at `from` so that it ends up at `to` (both in
+    /// `0..<count`): `.move(from: from, to: to)`, as `moveRow(at:to:)` means it.
+    @inlinable
+    public func move(from: Int, to: Int) {
+        store.mutate("move(from:to:)") { elements in
+            precondition(from >= 0 && from < elements.count, Self.message("move(from:to:)", from, elements.count))
+            precondition(to >= 0 && to < elements.count, Self.message("move(from:to:)", to, elements.count))
+            guard from != to else { return (nil, ()) }
+            elements.insert(elements.remove(at: from), at: to)
+            return (ArrayChange(elements: elements, edits: [.move(from: from, to: to)], isInitial: false), ())
+        }
+    }
+
+    /// Replaces the elements in `range` with `newElements`: a `.delete` per
+    /// element removed and an `.insert` per element added.
+    @inlinable
+    public func replaceSubrange<C: Collection>(_ range: Range<Int>, with newElements: C) where C.Element == Element {
+        let added = Array(newElements)
+        store.mutate("replaceSubrange(_:with:)") { elements in
+            precondition(range.lowerBound >= 0 && range.upperBound <= elements.count,
+                         "ObservableArray.replaceSubrange(_:with:): range \(range) is out of range (count \(elements.count), valid bounds 0...\(elements.count))")
+            guard !range.isEmpty || !added.isEmpty else { return (nil, ()) }
+            var edits = range.map { ArrayEdit.delete($0) }
+            edits += (range.lowerBound..<range.lowerBound + added.count).map { .insert($0) }
+            elements.replaceSubrange(range, with: added)
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), ())
+        }
+    }
+
+    /// Makes any number of mutations, delivered as **one** change.
+    ///
+    /// `body` mutates an ``ArrayBatch``, which records the mutations so that the
+    /// change's edits are exact for any element type. If `body` throws, the array
+    /// is left as it was and nothing is sent; if it changes nothing, nothing is
+    /// sent.
+    ///
+    /// `body` runs while the array is locked (other threads wait); it must not
+    /// use this `ObservableArray` (only the batch it is given).
+    @discardableResult
+    @inlinable
+    public func batchUpdate<Result>(_ body: (inout ArrayBatch<Element>) throws -> Result) rethrows -> Result {
+        let outcome = store.mutate("batchUpdate(_:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Swift.Result<Result, any Error>) in
+            var batch = ArrayBatch(elements)
+            let result: Result
+            do {
+                result = try body(&batch)
+            } catch {
+                return (nil, .failure(error))
+            }
+            let edits = batch.edits()
+            elements = batch.elements
+            guard !edits.isEmpty else { return (nil, .success(result)) }
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), .success(result))
+        }
+        return try rethrowing(outcome, rescue: { throw $0 })
+    }
+
+    /// Replaces the contents with `newElements` using `diff` for the edits.
+    @inlinable
+    func replace(with newElements: [Element], diff: ([Element], [Element]) -> [ArrayEdit]) {
+        store.mutate("replace(with:)") { elements in
+            let edits = diff(elements, newElements)
+            elements = newElements
+            guard !edits.isEmpty else { return (nil, ()) }
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), ())
+        }
+    }
+
+    @usableFromInline
+    static func message(_ method: String, _ index: Int, _ count: Int, end: Bool = false) -> String {
+        collectionIndexMessage("ObservableArray.\(method)", index: index, count: count, allowsEnd: end)
+    }
+}
+
+extension ObservableArray where Element: Hashable {
+    /// Replaces the contents with `newElements`, delivered as the *diff* from the
+    /// current contents (inserts, deletes and moves; equal elements are the same
+    /// element), not as a reset. Sends nothing if nothing changed.
+    @inlinable
+    public func replace(with newElements: [Element]) {
+        replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: { $0 }, isUpdated: nil) }
+    }
+}
+
+extension ObservableArray where Element: Identifiable & Equatable {
+    /// Replaces the contents with `newElements`, delivered as the *diff* from the
+    /// current contents: `id` decides inserts, deletes and moves, and an element
+    /// with the same `id` but different contents is an update. Sends nothing if
+    /// nothing changed.
+    @inlinable
+    public func replace(with newElements: [Element]) {
+        replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: !=) }
+    }
+}
+
+extension ObservableArray where Element: Identifiable & Hashable {
+    /// Replaces the contents with `newElements`, delivered as the *diff* from the
+    /// current contents; identity is the `id` (this overload is chosen over the
+    /// `Hashable` one), so the same `id` with other contents is an update.
+    @inlinable
+    public func replace(with newElements: [Element]) {
+        replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: !=) }
+    }
+}
+
+extension ObservableArray where Element: Equatable {
+    /// Replaces the contents with `newElements`, delivered as the *diff* from the
+    /// current contents, with `id` as the identity of an element: the same
+    /// identity with different contents is an update.
+    @inlinable
+    public func replace<ID: Hashable>(with newElements: [Element], identifiedBy id: (Element) -> ID) {
+        replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: id, isUpdated: !=) }
+    }
+}

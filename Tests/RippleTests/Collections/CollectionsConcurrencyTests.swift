@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+import Ripple
+import RippleTest
+import Synchronization
+import XCTest
+
+/// Stress tests of `ObservableArray` and `ObservableSections`: many threads
+/// mutating, subscribing and disposing at once. The CI runs them under
+/// ThreadSanitizer (their class name contains `Concurrency`).
+final class CollectionsConcurrencyTests: RippleTestCase {
+    /// Counts calls and detects two threads inside the same observer at once.
+    final class OverlapDetector: @unchecked Sendable {
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+
+        func enter() {
+            if inside.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+        }
+
+        func leave() {
+            inside.subtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    func testConcurrentMutatorsDeliverEveryChangeInOrderToEverySubscriber() {
+        let array = ObservableArray<Int>()
+        let recorders = (0..<3).map { _ in Recorder<ArrayChange<Int>>() }
+        let detectors = recorders.map { _ in OverlapDetector() }
+        let bag = DisposeBag()
+        for (recorder, detector) in zip(recorders, detectors) {
+            array.changes.subscribe(onNext: { change in
+                detector.enter()
+                recorder.append(change)
+                detector.leave()
+            }).disposed(by: bag)
+        }
+        let threads = 4
+        let perThread = 300
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                switch index % 5 {
+                case 0, 1: array.append(thread * 1_000 + index)
+                case 2: array.insert(-index, at: 0)
+                case 3: array.batchUpdate { list in
+                        if list.count > 2 {
+                            list.remove(at: 1)
+                            list.move(from: 0, to: list.count - 1)
+                        }
+                    }
+                default: array.removeAll(where: { $0 == thread * 1_000 + index - 3 })
+                }
+            }
+        }
+        for (recorder, detector) in zip(recorders, detectors) {
+            XCTAssertEqual(detector.overlaps.load(ordering: .relaxed), 0)
+            let changes = recorder.values
+            XCTAssertEqual(changes.last?.elements, array.value)
+            assertChangeStream(changes)
+        }
+    }
+
+    func testSubscribersJoiningAndLeavingDuringMutationsSeeConsistentStreams() {
+        let array = ObservableArray<Int>(Array(0..<10))
+        let stop = Atomic<Bool>(false)
+        let streams = Recorder<[ArrayChange<Int>]>()
+        let group = DispatchGroup()
+        for thread in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                var index = 0
+                while !stop.load(ordering: .relaxed) {
+                    // Keeps the array short, so that checking the streams stays cheap.
+                    if index % 3 == 0 || array.count > 20 {
+                        array.batchUpdate { if !$0.isEmpty { $0.remove(at: 0) } }
+                    } else {
+                        array.append(thread * 100_000 + index)
+                    }
+                    index += 1
+                }
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<50 {
+                let recorder = Recorder<ArrayChange<Int>>()
+                let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
+                // The initial change comes from the thread delivering at the time:
+                // wait for it (bounded), then leave while changes keep coming.
+                let deadline = ContinuousClock.now + .seconds(2)
+                while recorder.values.isEmpty && ContinuousClock.now < deadline { sched_yield() }
+                _ = array.value
+                subscription.dispose()
+                streams.append(recorder.values)
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        XCTAssertEqual(streams.values.count, 200)
+        for stream in streams.values {
+            XCTAssertEqual(stream.filter(\.isInitial).count, 1)
+            assertChangeStream(stream)
+        }
+    }
+
+    func testReadersSeeWholeMutationsOnly() {
+        let array = ObservableArray<Int>()
+        let torn = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for _ in 0..<500 {
+                if thread < 2 {
+                    // Every batch keeps the array a run of equal values.
+                    array.batchUpdate { list in
+                        let value = (list.first ?? 0) + 1
+                        list.removeAll()
+                        list.append(contentsOf: repeatElement(value, count: 3))
+                    }
+                } else {
+                    let snapshot = array.value
+                    if Set(snapshot).count > 1 { torn.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+        XCTAssertEqual(torn.load(ordering: .relaxed), 0)
+        XCTAssertEqual(array.value, [1_000, 1_000, 1_000])
+    }
+
+    func testConcurrentSectionMutationsApplyInOrder() {
+        let list = ObservableSections<Int, Item>(
+            [SectionModel(0, items: []), SectionModel(1, items: [])], sectionID: { $0 }, itemID: \.id)
+        let recorder = Recorder<SectionedChange<Int, Item>>()
+        let subscription = list.changes.subscribe(onNext: { recorder.append($0) })
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<200 {
+                let id = thread * 1_000 + index
+                switch index % 4 {
+                case 0, 1: list.append(Item(id), toSection: thread % 2)
+                case 2: list.batchUpdate { sections in
+                        if let item = sections[0].items.first {
+                            sections[0].items.removeFirst()
+                            sections[1].items.insert(item, at: 0)
+                        }
+                    }
+                default: list.batchUpdate { sections in sections.reverse() }
+                }
+            }
+        }
+        let changes = recorder.values
+        XCTAssertGreaterThan(changes.count, 600)
+        for index in 1..<changes.count {
+            assertApplies(changes[index], to: changes[index - 1].sections, "change \(index)")
+        }
+        XCTAssertEqual(changes.last?.sections, list.value)
+        subscription.dispose()
+    }
+}

@@ -40,6 +40,7 @@ ARTICLES = [
     ("Ripple", "UsingCompletable", "docs/Completable.md", None, None),
     ("Ripple", "UITraits", "docs/UITraits.md", None, None),
     ("Ripple", "SwiftConcurrency", "docs/SwiftConcurrency.md", None, None),
+    ("Ripple", "WorkingWithCollections", "docs/Collections.md", None, None),
     ("Ripple", "DebuggingStreams", "docs/Debugging.md", None, None),
     ("Ripple", "Architecture", "docs/Architecture.md", None, None),
     ("RippleTest", "TestingWithMarbles", "docs/Marbles.md", None, "Testing with marbles"),

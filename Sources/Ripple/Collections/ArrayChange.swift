@@ -135,7 +135,7 @@ extension ArrayChange where Element: Equatable {
 }
 
 extension ArrayChange where Element: Identifiable & Equatable {
-    /// The change from `old` to `new`, by diffing on ``Identifiable/id``: the same
+    /// The change from `old` to `new`, by diffing on `Identifiable.id`: the same
     /// `id` with different contents is an update.
     @inlinable
     public init(from old: [Element], to new: [Element]) {

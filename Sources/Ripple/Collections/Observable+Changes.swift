@@ -93,7 +93,7 @@ extension ObservableType {
         diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: { $0 }, isUpdated: nil) }
     }
 
-    /// Like `changes()` for `Hashable` elements, with ``Identifiable/id`` as the
+    /// Like `changes()` for `Hashable` elements, with `Identifiable.id` as the
     /// identity: the same `id` with different contents is an `.update`.
     @inlinable
     @inline(never)

@@ -1,3 +1,12 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
+
 /// How long the subject behind ``ObservableType/share(replay:scope:)`` lives, which
 /// decides what a subscriber sees after the shared subscription to the source ended.
 public enum SubjectLifetimeScope: Sendable {
@@ -40,12 +49,22 @@ extension ObservableType {
     ///   subscriber B:       2-3--4--|     (subscribes after 2: gets 2 at once)
     /// ```
     ///
-    /// Completes and fails when the source does. A negative `replay` fails every
-    /// subscriber with `RxError.argumentOutOfRange`.
+    /// Completes and fails when the source does. With `.whileConnected` and a
+    /// `replay` of 0 or 1 (so in every `Driver` and `Signal`), the subscribers
+    /// receive the terminal event before the subscription to the source is
+    /// disposed, as in RxSwift; with a larger `replay`, or `.forever`, the
+    /// subscription is disposed first (RxSwift builds those on
+    /// `multicast(...).refCount()`). A negative `replay` fails every subscriber
+    /// with `RxError.argumentOutOfRange`.
     ///
     /// Thread-safe: subscribers may arrive and leave on any thread while the source
     /// emits; the source is never subscribed, and events are never delivered, while
-    /// a lock is held.
+    /// a lock is held. Two subscriptions to the source never overlap: a subscriber
+    /// that starts a new connection while the previous one is still being disposed
+    /// on another thread waits until that disposal has returned. (A disposal that
+    /// subscribes again on its own thread connects at once, nested in it, as in
+    /// RxSwift; a disposal that blocks until another thread has subscribed to the
+    /// same shared sequence would deadlock.)
     ///
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
@@ -61,6 +80,10 @@ extension ObservableType {
         return ShareObservable(
             source: asObservable(),
             scope: scope,
+            // RxSwift's dedicated `share()` and `share(replay: 1)` pass the terminal
+            // event on, then the source disposes itself; its other forms are
+            // `multicast(...).refCount()`, which ends the connection first.
+            deliversTerminalFirst: scope == .whileConnected && replay <= 1,
             makeSubject: { ShareSubject.make(replay: replay) },
             makeConnectionObserver: { connection in AnyObserver { connection.on($0) } }
         )
@@ -100,6 +123,15 @@ struct ShareSubject<Element>: @unchecked Sendable {
 /// joined, a subscriber arriving while the last one leaves either keeps the
 /// connection alive or starts a new one: it can never end up listening to a subject
 /// that nothing feeds.
+///
+/// ## Connections never overlap
+/// A connection that is let go of (its last subscriber left, or the source
+/// terminated) *retires*: it is detached under the lock, then its source
+/// subscription is disposed outside it (user code). Until that returns, the thread
+/// doing it is listed in `retiringThreads`, and a subscriber that creates the next
+/// connection on another thread waits for `retired` before subscribing to the
+/// source. The retiring thread itself never waits: a disposal that subscribes again
+/// connects at once, nested in it (as RxSwift does).
 @usableFromInline
 final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     struct State {
@@ -107,23 +139,30 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         /// `.forever` only: the source terminated, the subject replays it, and the
         /// source is never subscribed again.
         var isTerminated = false
+        /// One entry per retiring connection: the thread disposing it.
+        var retiringThreads: [pthread_t] = []
     }
 
     let source: Observable<Element>
+    let deliversTerminalFirst: Bool
     let makeSubject: () -> ShareSubject<Element>
     let makeConnectionObserver: (ShareConnection<Element>) -> AnyObserver<Element>
     /// The one subject of `.forever`; `nil` for `.whileConnected`.
     let foreverSubject: ShareSubject<Element>?
     let state = LockedState(State())
+    /// Entered once per retiring connection, left when it has retired.
+    let retired = DispatchGroup()
 
     @usableFromInline
     init(
         source: Observable<Element>,
         scope: SubjectLifetimeScope,
+        deliversTerminalFirst: Bool,
         makeSubject: @escaping () -> ShareSubject<Element>,
         makeConnectionObserver: @escaping (ShareConnection<Element>) -> AnyObserver<Element>
     ) {
         self.source = source
+        self.deliversTerminalFirst = deliversTerminalFirst
         self.makeSubject = makeSubject
         self.makeConnectionObserver = makeConnectionObserver
         self.foreverSubject = scope == .forever ? makeSubject() : nil
@@ -152,9 +191,42 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         let subscription = ShareSubscription(connection: connection)
         subscription.setUpstream(connection.subject.observable.subscribe(sink: observer))
         if isFirst {
+            waitForRetiredConnections()
             connection.connect()
         }
         return subscription
+    }
+
+    /// Returns once no connection is retiring on another thread (see the type's
+    /// documentation).
+    func waitForRetiredConnections() {
+        let current = pthread_self()
+        while true {
+            let mustWait = state.withLock { state -> Bool in
+                !state.retiringThreads.isEmpty
+                    && !state.retiringThreads.contains { pthread_equal($0, current) != 0 }
+            }
+            guard mustWait else { return }
+            retired.wait()
+        }
+    }
+
+    /// Called under the lock when a connection is detached: its disposal is about
+    /// to run on this thread.
+    private func beginRetiring(_ state: inout State) {
+        state.retiringThreads.append(pthread_self())
+        retired.enter()
+    }
+
+    /// The disposal that ``beginRetiring(_:)`` announced has returned.
+    func endRetiring() {
+        let current = pthread_self()
+        state.withLock { state in
+            if let index = state.retiringThreads.firstIndex(where: { pthread_equal($0, current) != 0 }) {
+                state.retiringThreads.remove(at: index)
+            }
+        }
+        retired.leave()
     }
 
     /// A subscriber of `connection` left; the last one disconnects it.
@@ -163,15 +235,19 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
             connection.count -= 1
             guard connection.count == 0, state.connection === connection else { return false }
             state.connection = nil
+            beginRetiring(&state)
             return true
         }
         if isLast {
             connection.dispose()
+            endRetiring()
         }
     }
 
     /// The source sent a terminal event through `connection`. Returns `false` if the
     /// connection was already let go (every subscriber left): the event is dropped.
+    /// Otherwise the connection is retiring: the caller calls ``endRetiring()``
+    /// once it has delivered the event and disposed the connection.
     func detachTerminated(_ connection: ShareConnection<Element>) -> Bool {
         state.withLock { state -> Bool in
             guard state.connection === connection else { return false }
@@ -179,6 +255,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
             if foreverSubject != nil {
                 state.isTerminated = true
             }
+            beginRetiring(&state)
             return true
         }
     }
@@ -220,8 +297,14 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
         // Detach first, as RxSwift does: a subscriber that resubscribes from its
         // terminal handler starts a new connection (`.whileConnected`).
         guard !isDisposed, parent.detachTerminated(self) else { return }
-        dispose()
-        subject.observer.on(event)
+        if parent.deliversTerminalFirst {
+            subject.observer.on(event)
+            dispose()
+        } else {
+            dispose()
+            subject.observer.on(event)
+        }
+        parent.endRetiring()
     }
 }
 

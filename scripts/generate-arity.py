@@ -108,7 +108,7 @@ extension CombineLatestFactory {{
     static func combineLatest<{types}>({factory_args}) -> Observable<({types})> {{
         Producer {{ observer in
             let sink = CombineLatestSink<({optionals}), ({types})>(
-                arity: {n}, values: ({nils}), rule: .arity,
+                arity: {n}, values: ({nils}),
                 snapshot: {{ ({unwrapped}) }}, observer: observer)
 {subscribes}
             return sink

@@ -36,13 +36,13 @@ import Testing
         assertSubscriptions(numbers, "^------!")
         assertSubscriptions(empty, "^--!")
 
-        // The collection form completes as soon as a source completes empty.
+        // The collection form follows the same rule.
         let other = TestScheduler(initialClock: 0)
         let numbers2: TestableObservable<Int> = try other.createHotObservable("--1----2----|")
         let empty2: TestableObservable<Int> = try other.createHotObservable("---|")
         let res2 = other.start { Observable.combineLatest([numbers2, empty2]) { $0.reduce(0, +) } }
-        assertMarbles(res2, "---|")
-        assertSubscriptions(numbers2, "^--!")
+        assertMarbles(res2, "-------|")
+        assertSubscriptions(numbers2, "^------!")
         assertSubscriptions(empty2, "^--!")
     }
 

@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Dispatch
 
 /// How long the subject behind ``ObservableType/share(replay:scope:)`` lives, which
 /// decides what a subscriber sees after the shared subscription to the source ended.
@@ -59,12 +58,12 @@ extension ObservableType {
     ///
     /// Thread-safe: subscribers may arrive and leave on any thread while the source
     /// emits; the source is never subscribed, and events are never delivered, while
-    /// a lock is held. Two subscriptions to the source never overlap: a subscriber
-    /// that starts a new connection while the previous one is still being disposed
-    /// on another thread waits until that disposal has returned. (A disposal that
-    /// subscribes again on its own thread connects at once, nested in it, as in
-    /// RxSwift; a disposal that blocks until another thread has subscribed to the
-    /// same shared sequence would deadlock.)
+    /// a lock is held. Two subscriptions to the source never overlap: when a
+    /// subscriber starts a new connection while the previous one is still being
+    /// disposed on another thread, the new connection subscribes to the source as
+    /// soon as that disposal has returned, on the thread that did it (nobody
+    /// blocks). A disposal that subscribes again on its own thread connects at
+    /// once, nested in it, as in RxSwift.
     ///
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
@@ -128,10 +127,12 @@ struct ShareSubject<Element>: @unchecked Sendable {
 /// A connection that is let go of (its last subscriber left, or the source
 /// terminated) *retires*: it is detached under the lock, then its source
 /// subscription is disposed outside it (user code). Until that returns, the thread
-/// doing it is listed in `retiringThreads`, and a subscriber that creates the next
-/// connection on another thread waits for `retired` before subscribing to the
-/// source. The retiring thread itself never waits: a disposal that subscribes again
-/// connects at once, nested in it (as RxSwift does).
+/// doing it is listed in `retiringThreads`. A connection created meanwhile on
+/// another thread does not subscribe to the source: it waits in `pendingConnect`,
+/// and the last retiring thread connects it once its disposal has returned. No
+/// thread blocks, so a disposal that takes a lock held by a subscribing thread
+/// cannot deadlock. A connection created by a retiring thread itself (a disposal
+/// that subscribes again) connects at once, nested in the disposal, as in RxSwift.
 @usableFromInline
 final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     struct State {
@@ -141,6 +142,9 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         var isTerminated = false
         /// One entry per retiring connection: the thread disposing it.
         var retiringThreads: [pthread_t] = []
+        /// The current connection, when it was created while another thread was
+        /// retiring a connection: connected by the last retiring thread.
+        var pendingConnect: ShareConnection<Element>?
     }
 
     let source: Observable<Element>
@@ -150,8 +154,6 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     /// The one subject of `.forever`; `nil` for `.whileConnected`.
     let foreverSubject: ShareSubject<Element>?
     let state = LockedState(State())
-    /// Entered once per retiring connection, left when it has retired.
-    let retired = DispatchGroup()
 
     @usableFromInline
     init(
@@ -170,7 +172,8 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        let joined = state.withLock { state -> (connection: ShareConnection<Element>, isFirst: Bool)? in
+        let current = pthread_self()
+        let joined = state.withLock { state -> (connection: ShareConnection<Element>, connectsNow: Bool)? in
             if state.isTerminated { return nil }
             if let connection = state.connection {
                 connection.count += 1
@@ -179,9 +182,14 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
             let connection = ShareConnection(parent: self, subject: foreverSubject ?? makeSubject())
             connection.count = 1
             state.connection = connection
-            return (connection, true)
+            if state.retiringThreads.allSatisfy({ pthread_equal($0, current) != 0 }) {
+                return (connection, true)
+            }
+            // Another thread is still disposing a connection: it connects this one.
+            state.pendingConnect = connection
+            return (connection, false)
         }
-        guard let (connection, isFirst) = joined else {
+        guard let (connection, connectsNow) = joined else {
             // `.forever` after termination: the subject replays the buffer and the
             // terminal event.
             return foreverSubject?.observable.subscribe(sink: observer)
@@ -190,43 +198,39 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         // subscription also releases their place in the connection.
         let subscription = ShareSubscription(connection: connection)
         subscription.setUpstream(connection.subject.observable.subscribe(sink: observer))
-        if isFirst {
-            waitForRetiredConnections()
+        if connectsNow {
             connection.connect()
         }
         return subscription
-    }
-
-    /// Returns once no connection is retiring on another thread (see the type's
-    /// documentation).
-    func waitForRetiredConnections() {
-        let current = pthread_self()
-        while true {
-            let mustWait = state.withLock { state -> Bool in
-                !state.retiringThreads.isEmpty
-                    && !state.retiringThreads.contains { pthread_equal($0, current) != 0 }
-            }
-            guard mustWait else { return }
-            retired.wait()
-        }
     }
 
     /// Called under the lock when a connection is detached: its disposal is about
     /// to run on this thread.
     private func beginRetiring(_ state: inout State) {
         state.retiringThreads.append(pthread_self())
-        retired.enter()
     }
 
-    /// The disposal that ``beginRetiring(_:)`` announced has returned.
+    /// The disposal that ``beginRetiring(_:)`` announced has returned. The last
+    /// retiring thread connects the pending connection, if it is still wanted,
+    /// and stays listed as retiring while it does (so that it is itself ordered
+    /// before any later connection).
     func endRetiring() {
         let current = pthread_self()
-        state.withLock { state in
-            if let index = state.retiringThreads.firstIndex(where: { pthread_equal($0, current) != 0 }) {
-                state.retiringThreads.remove(at: index)
+        while true {
+            let next = state.withLock { state -> ShareConnection<Element>? in
+                if let index = state.retiringThreads.firstIndex(where: { pthread_equal($0, current) != 0 }) {
+                    state.retiringThreads.remove(at: index)
+                }
+                guard state.retiringThreads.isEmpty, let pending = state.pendingConnect else { return nil }
+                state.pendingConnect = nil
+                // Every subscriber of the pending connection may have left already.
+                guard pending === state.connection else { return nil }
+                state.retiringThreads.append(current)
+                return pending
             }
+            guard let next else { return }
+            next.connect()
         }
-        retired.leave()
     }
 
     /// A subscriber of `connection` left; the last one disconnects it.

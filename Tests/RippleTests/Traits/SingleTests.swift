@@ -445,7 +445,7 @@ final class SingleTests: RippleTestCase {
                 onDispose: { log.append("onDispose") }
             )
             .subscribe(onSuccess: { log.append("success \($0)") })
-        XCTAssertEqual(log, ["onSubscribe", "onSuccess 1", "success 1", "afterSuccess 1", "onDispose", "onSubscribed"])
+        XCTAssertEqual(log, ["onSubscribe", "onSuccess 1", "success 1", "afterSuccess 1", "onSubscribed", "onDispose"])
 
         log = []
         _ = Single<Int>.error(testError)

@@ -108,7 +108,7 @@ extension CombineLatestFactory {{
     static func combineLatest<{types}>({factory_args}) -> Observable<({types})> {{
         Producer {{ observer in
             let sink = CombineLatestSink<({optionals}), ({types})>(
-                arity: {n}, values: ({nils}), rule: .arity,
+                arity: {n}, values: ({nils}),
                 snapshot: {{ ({unwrapped}) }}, observer: observer)
 {subscribes}
             return sink
@@ -136,10 +136,11 @@ extension ObservableType {{
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
 {marble}
     @inlinable
@@ -157,9 +158,9 @@ extension ObservableType where Element == Any {{
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
 {marble}
     @inlinable
@@ -175,7 +176,7 @@ extension ZipFactory {{
     static func zip<{types}>({factory_args}) -> Observable<({types})> {{
         Producer {{ observer in
             let sink = ZipSink<({buffers}), ({types})>(
-                arity: {n}, buffers: ({empties}),
+                arity: {n}, buffers: ({empties}), rule: .arity,
                 dequeue: {{ ({popped}) }}, observer: observer)
 {subscribes}
             return sink

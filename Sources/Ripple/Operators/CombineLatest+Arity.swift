@@ -52,7 +52,7 @@ extension CombineLatestFactory {
     static func combineLatest<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Observable<(E1, E2)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?), (E1, E2)>(
-                arity: 2, values: (nil, nil), rule: .arity,
+                arity: 2, values: (nil, nil),
                 snapshot: { ($0.0!, $0.1!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0 = $1 }
             sink.subscribe(source2, index: 1) { $0.1 = $1 }
@@ -115,7 +115,7 @@ extension CombineLatestFactory {
     static func combineLatest<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Observable<(E1, E2, E3)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?), (E1, E2, E3)>(
-                arity: 3, values: (nil, nil, nil), rule: .arity,
+                arity: 3, values: (nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0 = $1 }
             sink.subscribe(source2, index: 1) { $0.1 = $1 }
@@ -179,7 +179,7 @@ extension CombineLatestFactory {
     static func combineLatest<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Observable<(E1, E2, E3, E4)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?), (E1, E2, E3, E4)>(
-                arity: 4, values: (nil, nil, nil, nil), rule: .arity,
+                arity: 4, values: (nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0 = $1 }
             sink.subscribe(source2, index: 1) { $0.1 = $1 }
@@ -244,7 +244,7 @@ extension CombineLatestFactory {
     static func combineLatest<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Observable<(E1, E2, E3, E4, E5)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?), (E1, E2, E3, E4, E5)>(
-                arity: 5, values: (nil, nil, nil, nil, nil), rule: .arity,
+                arity: 5, values: (nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0 = $1 }
             sink.subscribe(source2, index: 1) { $0.1 = $1 }
@@ -310,7 +310,7 @@ extension CombineLatestFactory {
     static func combineLatest<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Observable<(E1, E2, E3, E4, E5, E6)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?), (E1, E2, E3, E4, E5, E6)>(
-                arity: 6, values: (nil, nil, nil, nil, nil, nil), rule: .arity,
+                arity: 6, values: (nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0 = $1 }
             sink.subscribe(source2, index: 1) { $0.1 = $1 }
@@ -377,7 +377,7 @@ extension CombineLatestFactory {
     static func combineLatest<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?), (E1, E2, E3, E4, E5, E6, E7)>(
-                arity: 7, values: (nil, nil, nil, nil, nil, nil, nil), rule: .arity,
+                arity: 7, values: (nil, nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0 = $1 }
             sink.subscribe(source2, index: 1) { $0.1 = $1 }
@@ -445,7 +445,7 @@ extension CombineLatestFactory {
     static func combineLatest<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
         Producer { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?, E8?), (E1, E2, E3, E4, E5, E6, E7, E8)>(
-                arity: 8, values: (nil, nil, nil, nil, nil, nil, nil, nil), rule: .arity,
+                arity: 8, values: (nil, nil, nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0 = $1 }
             sink.subscribe(source2, index: 1) { $0.1 = $1 }

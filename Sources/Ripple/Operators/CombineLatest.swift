@@ -2,10 +2,12 @@ extension ObservableType {
     /// Combines the latest element of every source with `resultSelector` each time
     /// any source emits, once every source has emitted at least once.
     ///
-    /// Completes when every source has completed, or as soon as a source completes
-    /// without having emitted anything (no combination can ever be produced). An
-    /// empty collection gives `resultSelector([])` and completes at once. Fails as
-    /// soon as a source fails or `resultSelector` throws; every source is then
+    /// Completes when every source has completed, or when a source emits while
+    /// every other source has completed and one of them never emitted (no
+    /// combination can ever be produced), as in RxSwift; a source that completes
+    /// without emitting does not by itself complete the result. An empty
+    /// collection gives `resultSelector([])` and completes at once. Fails as soon
+    /// as a source fails or `resultSelector` throws; every source is then
     /// disposed.
     ///
     /// ```
@@ -25,9 +27,11 @@ extension ObservableType {
     /// order) each time any source emits, once every source has emitted at least
     /// once.
     ///
-    /// Completes when every source has completed, or as soon as a source completes
-    /// without having emitted anything. An empty collection gives `[]` and
-    /// completes at once. Fails as soon as a source fails.
+    /// Completes when every source has completed, or when a source emits while
+    /// every other source has completed and one of them never emitted, as in
+    /// RxSwift; a source that completes without emitting does not by itself
+    /// complete the result. An empty collection gives `[]` and completes at once.
+    /// Fails as soon as a source fails.
     ///
     /// ```
     /// a:              --1-----2--------|
@@ -59,7 +63,7 @@ enum CombineLatestFactory {
         let count = sources.count
         return Producer { observer in
             let sink = CombineLatestSink<[Element?], [Element]>(
-                arity: count, values: Array(repeating: nil, count: count), rule: .collection,
+                arity: count, values: Array(repeating: nil, count: count),
                 snapshot: { $0.map { $0! } }, observer: observer)
             for (index, source) in sources.enumerated() {
                 sink.subscribe(source, index: index) { $0[index] = $1 }
@@ -91,33 +95,22 @@ struct CombineLatestState<Values> {
 /// `Values` (a tuple of optionals, or an array for the collection forms) and
 /// emits a `Snapshot` of them.
 ///
-/// Completion follows RxSwift: when every source has completed; when a source
-/// emits while all the others have completed without every source having a
-/// value; and, for the collection forms only, as soon as a source completes
-/// without ever having emitted.
+/// Completion follows RxSwift, the same for the fixed arities and the collection
+/// forms: when every source has completed, or when a source emits while all the
+/// others have completed without every source having a value. A source that
+/// completes without emitting does not by itself complete the result.
 ///
 /// An element costs one lock round trip to record it and decide the snapshot,
 /// plus one to end the delivery (see ``SerializingSink/update(_:)``).
 @usableFromInline
 final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestState<Values>, Snapshot>, @unchecked Sendable {
-    @usableFromInline
-    enum CompletionRule: Equatable {
-        /// RxSwift's `combineLatest(_:_:...)`.
-        case arity
-        /// RxSwift's `combineLatest(_ collection:)`: also completes as soon as a
-        /// source completes empty.
-        case collection
-    }
-
     @usableFromInline let arity: Int
-    @usableFromInline let rule: CompletionRule
     @usableFromInline let snapshot: (Values) -> Snapshot
     @usableFromInline let subscriptions = CompositeDisposable()
 
     @inlinable
-    init(arity: Int, values: Values, rule: CompletionRule, snapshot: @escaping (Values) -> Snapshot, observer: AnyObserver<Snapshot>) {
+    init(arity: Int, values: Values, snapshot: @escaping (Values) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.arity = arity
-        self.rule = rule
         self.snapshot = snapshot
         super.init(state: CombineLatestState(values: values, arity: arity), observer: observer)
     }
@@ -174,12 +167,11 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
     @inlinable
     func complete<Source>(index: Int, from inner: CombiningSubscription<Source>) {
         let arity = arity
-        let rule = rule
         update { state, outbox in
             guard !state.terminated && !state.isDone[index] else { return }
             state.isDone[index] = true
             state.doneCount += 1
-            if state.doneCount == arity || (rule == .collection && !state.hasValue[index]) {
+            if state.doneCount == arity {
                 state.terminated = true
                 outbox.terminate(.completed)
             }

@@ -1,10 +1,18 @@
+import Synchronization
+
 extension ObservableType {
     /// Runs side effects for each event without changing the sequence.
     ///
     /// `onX` runs before the event is forwarded, `afterX` after it. `onSubscribe`
     /// runs before subscribing to the source, `onSubscribed` after; `onDispose` runs
-    /// when the subscription ends (by termination or disposal). If a handler throws,
-    /// the error is forwarded and the source is disposed.
+    /// when the subscription ends (by termination or disposal), after the source's
+    /// subscription has been disposed. If a handler throws, the error is forwarded
+    /// and the source is disposed.
+    ///
+    /// When the subscription ends while the source is being subscribed (a
+    /// synchronous source that terminates at once, or a downstream that disposes
+    /// from its handler), the order is RxSwift's: the source's disposal, then
+    /// `onSubscribed`, then `onDispose`.
     ///
     /// ```
     /// source:              --1--2--|
@@ -33,6 +41,7 @@ extension ObservableType {
             let sink = DoSink(handlers: handlers, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             onSubscribed?()
+            sink.subscribed()
             return sink
         }
     }
@@ -70,6 +79,14 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
     let handlers: DoHandlers<Element>
 
+    /// `0` while the subscription function runs, `1` once it has called
+    /// `onSubscribed`, `2` when the sink was disposed before that: whichever of
+    /// ``subscribed()`` and ``disposeResources()`` comes second calls `onDispose`,
+    /// so that it follows `onSubscribed`, as in RxSwift (whose sink disposer only
+    /// disposes once the subscription function has returned).
+    @usableFromInline
+    let phase = Atomic<Int>(0)
+
     @inlinable
     init(handlers: DoHandlers<Element>, observer: AnyObserver<Element>) {
         self.handlers = handlers
@@ -101,8 +118,23 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
         }
     }
 
+    /// The subscription function has called `onSubscribed`.
+    @inlinable
+    func subscribed() {
+        guard handlers.onDispose != nil else { return }
+        if !phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            // Disposed while subscribing: `onDispose` was left to us.
+            handlers.onDispose?()
+        }
+    }
+
     @usableFromInline
     override func disposeResources() {
+        guard handlers.onDispose != nil else { return }
+        if phase.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged {
+            // Still subscribing: `subscribed()` calls `onDispose` after `onSubscribed`.
+            return
+        }
         handlers.onDispose?()
     }
 }

@@ -77,13 +77,16 @@ extension ObservableType {
         }
     }
 
-    /// A connectable sequence that shares this sequence through one
+    /// A connectable sequence that shares this sequence through a
     /// ``PublishSubject``: subscribers receive the events emitted after they
     /// subscribed, once ``ConnectableObservableType/connect()`` has been called.
     ///
-    /// After the source terminated, later subscribers receive the terminal event.
-    /// Usually followed by ``ConnectableObservableType/refCount()``; ``share(replay:scope:)``
-    /// does both.
+    /// As in RxSwift, it is `multicast(makeSubject: { PublishSubject() })`: each
+    /// connection has a fresh subject. When a connection ends (the source
+    /// terminated, or the connection was disposed), its subject is forgotten;
+    /// later subscribers wait, on a new subject, for the next `connect()`.
+    /// Usually followed by ``ConnectableObservableType/refCount()``;
+    /// ``share(replay:scope:)`` does both.
     ///
     /// ```
     /// source:      --1--2--3--4--|
@@ -92,44 +95,45 @@ extension ObservableType {
     /// late one:              4--|     (subscribed after 3)
     /// ```
     public func publish() -> ConnectableObservable<Element> {
-        multicast(PublishSubject())
+        multicast(makeSubject: { PublishSubject() })
     }
 
-    /// A connectable sequence that shares this sequence through one
+    /// A connectable sequence that shares this sequence through a
     /// ``ReplaySubject`` of `bufferSize`: each new subscriber first receives the last
-    /// `bufferSize` elements.
+    /// `bufferSize` elements of the current connection.
     ///
-    /// The buffer is kept across connections; after the source terminated, later
-    /// subscribers receive the buffered elements and the terminal event. A negative
-    /// `bufferSize` makes every subscriber fail with `RxError.argumentOutOfRange`
-    /// (and `connect()` does nothing).
+    /// As in RxSwift, it is `multicast(makeSubject:)` with a new `ReplaySubject`
+    /// for each connection: the buffer belongs to one connection, and subscribers
+    /// of the next connection do not see it. After the source terminated, later
+    /// subscribers get a fresh subject and wait for the next `connect()`. A
+    /// negative `bufferSize` makes every subscriber fail with
+    /// `RxError.argumentOutOfRange` (and `connect()` does nothing).
     ///
     /// ```
-    /// source:      --1--2--3--|
+    /// source:      --1--2--3-----4--|
     /// connect():   ^
-    /// late one:             (23)-|     (subscribed after 3: gets 2 and 3 at once)
+    /// late one:             (23)-4--|     (subscribed after 3: gets 2 and 3 at once)
     /// ```
     public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
         guard bufferSize >= 0 else {
             return FailingConnectableObservable(error: RxError.argumentOutOfRange("replay(_:)", "bufferSize", bufferSize, minimum: 0))
         }
-        return multicast(ReplaySubject.create(bufferSize: bufferSize))
+        return multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) })
     }
 
-    /// A connectable sequence that shares this sequence through one unbounded
-    /// ``ReplaySubject``: each new subscriber first receives every element emitted
-    /// so far.
+    /// A connectable sequence that shares this sequence through an unbounded
+    /// ``ReplaySubject``: each new subscriber first receives every element the
+    /// current connection has emitted so far.
     ///
-    /// After the source terminated, later subscribers receive every element and the
-    /// terminal event.
+    /// As in RxSwift, each connection has a fresh subject (see ``replay(_:)``).
     ///
     /// ```
-    /// source:      --1--2--3--|
+    /// source:      --1--2--3-----4--|
     /// connect():   ^
-    /// late one:             (123)|     (subscribed after 3)
+    /// late one:             (123)4--|     (subscribed after 3)
     /// ```
     public func replayAll() -> ConnectableObservable<Element> {
-        multicast(ReplaySubject.createUnbounded())
+        multicast(makeSubject: { ReplaySubject.createUnbounded() })
     }
 }
 
@@ -142,7 +146,7 @@ extension ObservableType {
 ///
 /// Locking: the state is only read and written under `state`'s lock; the subject
 /// factory, subscriptions, the source subscription and disposals all run outside it.
-final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element>, @unchecked Sendable {
+final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element>, ConnectionDetaching, @unchecked Sendable {
     typealias SourceElement = Subject.Observer.Element
 
     struct State {
@@ -225,6 +229,18 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     /// Forgets `connection` (and its subject) if it is the current one. Returns the
     /// subject so that the caller releases it outside the lock.
     func detach(_ connection: MulticastConnection<Subject>) -> Subject? {
+        detachLocked(connection)
+    }
+
+    /// ``ConnectionDetaching``: `refCount()` detaches a connection it is about to
+    /// dispose while it decides to, so that a subscriber arriving meanwhile
+    /// subscribes to the next connection's subject.
+    func detachConnection(_ connection: Disposable) -> Any? {
+        guard let connection = connection as? MulticastConnection<Subject> else { return nil }
+        return detachLocked(connection)
+    }
+
+    private func detachLocked(_ connection: MulticastConnection<Subject>) -> Subject? {
         state.withLock { state -> Subject? in
             guard state.connection === connection else { return nil }
             state.connection = nil

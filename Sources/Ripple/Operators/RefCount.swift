@@ -6,8 +6,11 @@ extension ConnectableObservableType {
     /// then calls ``connect()``. When the connectable sequence terminates, the
     /// connection is disposed and the count starts again from zero: the next
     /// subscriber connects again (what it then receives depends on the subject of
-    /// the connectable sequence: a terminated `publish()` subject just replays its
-    /// terminal event and no new connection is made).
+    /// the connectable sequence: `publish()` and `replay(_:)` make a fresh
+    /// subject for each connection, so the next subscriber starts a new run of
+    /// the source; a connectable sequence built on one given subject, such as
+    /// `multicast(PublishSubject())`, replays its terminal event and is not
+    /// connected again).
     ///
     /// ```
     /// source:             --1--2--3--4--5--
@@ -18,12 +21,15 @@ extension ConnectableObservableType {
     ///
     /// Completes and fails when the connectable sequence does.
     ///
-    /// To share a sequence, ``ObservableType/share(replay:scope:)`` is usually the
-    /// better choice: it does the same, and binds every subscriber to the connection
-    /// it joined, so it stays exact when subscribers come and go on several threads
-    /// (with `multicast(makeSubject:).refCount()`, as in RxSwift, a subscriber that
-    /// subscribes on one thread while the last one leaves on another may be left
-    /// on the subject of the ending connection).
+    /// Subscribers may come and go on several threads: with `publish()`,
+    /// `replay(_:)`, `replayAll()` and `multicast`, a subscriber that arrives
+    /// while the last one leaves on another thread either keeps the connection
+    /// alive or subscribes to the next connection's subject. (In RxSwift such a
+    /// subscriber may be left on the subject of the ending connection, which
+    /// nothing feeds any more.) Nobody blocks: the connection is made by whichever
+    /// thread finishes the disconnection.
+    ///
+    /// ``ObservableType/share(replay:scope:)`` does the same in one operator.
     public func refCount() -> Observable<Element> {
         RefCountObservable(source: self)
     }
@@ -41,6 +47,15 @@ extension ConnectableObservableType {
 /// A thread that finds another one reconciling leaves the work to it, so nobody
 /// blocks, re-entrant calls (a subscriber that subscribes from inside `connect()`)
 /// cannot deadlock, and connect/disconnect calls never overlap.
+///
+/// ## Arriving subscribers
+/// A connectable sequence may make a subject per connection (`publish()`,
+/// `replay(_:)`), so a subscriber must subscribe to the subject of the connection
+/// it is counted in. While it subscribes it is *arriving*: counted in `arriving`,
+/// which holds off a disconnection. A disconnection decided before it arrived
+/// has already detached the connection's subject from Ripple's connectable
+/// sequences (``ConnectionDetaching``, done under the lock with the decision), so
+/// the subscriber finds the next connection's subject.
 final class RefCountObservable<Source: ConnectableObservableType>: Observable<Source.Element>, @unchecked Sendable {
     typealias Element = Source.Element
 
@@ -56,6 +71,9 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
         var toDispose: [Disposable] = []
         /// `true` while a thread reconciles.
         var isReconciling = false
+        /// Subscribers subscribing to the connectable sequence, not yet counted:
+        /// while there are any, the connection is kept.
+        var arriving = 0
     }
 
     enum Action {
@@ -75,19 +93,24 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
         let sink = RefCountSink(parent: self, observer: observer)
+        state.withLock { $0.arriving += 1 }
         // Subscribe first, connect second (a synchronous source must not emit before
         // this subscriber listens).
         sink.setUpstream(observable.subscribe(sink: AnyObserver { sink.on($0) }))
-        let isFirst = state.withLock { state -> Bool in
+        let mustReconcile = state.withLock { state -> Bool in
+            state.arriving -= 1
             // Already disposed: the connectable sequence replayed a terminal event
-            // (it has terminated for good), or the subscriber left. Do not connect.
-            if sink.isDisposed { return false }
+            // (it has terminated for good), or the subscriber left. Not counted; a
+            // connection it held off may now have to go.
+            if sink.isDisposed {
+                return state.count == 0 && state.arriving == 0 && state.connection != nil
+            }
             sink.generation = state.generation
             sink.isCounted = true
             state.count += 1
             return state.count == 1
         }
-        if isFirst {
+        if mustReconcile {
             reconcile()
         }
         return sink
@@ -134,6 +157,8 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
         }
         guard owns else { return }
         while true {
+            // What a detached connection let go of, released after the lock.
+            var detached: Any?
             let action = state.withLock { state -> Action? in
                 if !state.toDispose.isEmpty {
                     return .dispose(state.toDispose.removeFirst())
@@ -141,8 +166,9 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
                 if state.count > 0 && state.connection == nil {
                     return .connect(generation: state.generation)
                 }
-                if state.count == 0, let connection = state.connection {
+                if state.count == 0 && state.arriving == 0, let connection = state.connection {
                     state.connection = nil
+                    detached = (source as? ConnectionDetaching)?.detachConnection(connection)
                     return .dispose(connection)
                 }
                 state.isReconciling = false
@@ -152,22 +178,37 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
             case nil:
                 return
             case .dispose(let connection):
+                withExtendedLifetime(detached) {}
                 connection.dispose()
             case .connect(let generation):
                 let connection = source.connect()
                 let isStale = state.withLock { state -> Bool in
-                    // The sequence terminated, or every subscriber left, while
-                    // connecting.
-                    guard state.generation == generation, state.count > 0 else { return true }
+                    // The sequence terminated, or every subscriber left (and none
+                    // is arriving), while connecting.
+                    guard state.generation == generation, state.count > 0 || state.arriving > 0 else {
+                        detached = (source as? ConnectionDetaching)?.detachConnection(connection)
+                        return true
+                    }
                     state.connection = connection
                     return false
                 }
                 if isStale {
+                    withExtendedLifetime(detached) {}
                     connection.dispose()
                 }
             }
         }
     }
+}
+
+/// A connectable sequence that can forget a connection at once, without calling
+/// user code, so that subscribers arriving afterwards get the next connection's
+/// subject. `refCount()` calls it under its lock when it decides to disconnect;
+/// the disposal (user code) follows outside the lock.
+protocol ConnectionDetaching: AnyObject {
+    /// Forgets `connection` if it is the current one; returns what the caller
+    /// releases outside its lock.
+    func detachConnection(_ connection: Disposable) -> Any?
 }
 
 /// One subscriber of `refCount()`.

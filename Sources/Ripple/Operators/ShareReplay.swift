@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// How long the subject behind ``ObservableType/share(replay:scope:)`` lives, which
 /// decides what a subscriber sees after the shared subscription to the source ended.
 public enum SubjectLifetimeScope: Sendable {
@@ -40,12 +48,22 @@ extension ObservableType {
     ///   subscriber B:       2-3--4--|     (subscribes after 2: gets 2 at once)
     /// ```
     ///
-    /// Completes and fails when the source does. A negative `replay` fails every
-    /// subscriber with `RxError.argumentOutOfRange`.
+    /// Completes and fails when the source does. With `.whileConnected` and a
+    /// `replay` of 0 or 1 (so in every `Driver` and `Signal`), the subscribers
+    /// receive the terminal event before the subscription to the source is
+    /// disposed, as in RxSwift; with a larger `replay`, or `.forever`, the
+    /// subscription is disposed first (RxSwift builds those on
+    /// `multicast(...).refCount()`). A negative `replay` fails every subscriber
+    /// with `RxError.argumentOutOfRange`.
     ///
     /// Thread-safe: subscribers may arrive and leave on any thread while the source
     /// emits; the source is never subscribed, and events are never delivered, while
-    /// a lock is held.
+    /// a lock is held. Two subscriptions to the source never overlap: when a
+    /// subscriber starts a new connection while the previous one is still being
+    /// disposed on another thread, the new connection subscribes to the source as
+    /// soon as that disposal has returned, on the thread that did it (nobody
+    /// blocks). A disposal that subscribes again on its own thread connects at
+    /// once, nested in it, as in RxSwift.
     ///
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
@@ -61,6 +79,10 @@ extension ObservableType {
         return ShareObservable(
             source: asObservable(),
             scope: scope,
+            // RxSwift's dedicated `share()` and `share(replay: 1)` pass the terminal
+            // event on, then the source disposes itself; its other forms are
+            // `multicast(...).refCount()`, which ends the connection first.
+            deliversTerminalFirst: scope == .whileConnected && replay <= 1,
             makeSubject: { ShareSubject.make(replay: replay) },
             makeConnectionObserver: { connection in AnyObserver { connection.on($0) } }
         )
@@ -100,6 +122,17 @@ struct ShareSubject<Element>: @unchecked Sendable {
 /// joined, a subscriber arriving while the last one leaves either keeps the
 /// connection alive or starts a new one: it can never end up listening to a subject
 /// that nothing feeds.
+///
+/// ## Connections never overlap
+/// A connection that is let go of (its last subscriber left, or the source
+/// terminated) *retires*: it is detached under the lock, then its source
+/// subscription is disposed outside it (user code). Until that returns, the thread
+/// doing it is listed in `retiringThreads`. A connection created meanwhile on
+/// another thread does not subscribe to the source: it waits in `pendingConnect`,
+/// and the last retiring thread connects it once its disposal has returned. No
+/// thread blocks, so a disposal that takes a lock held by a subscribing thread
+/// cannot deadlock. A connection created by a retiring thread itself (a disposal
+/// that subscribes again) connects at once, nested in the disposal, as in RxSwift.
 @usableFromInline
 final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     struct State {
@@ -107,9 +140,15 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         /// `.forever` only: the source terminated, the subject replays it, and the
         /// source is never subscribed again.
         var isTerminated = false
+        /// One entry per retiring connection: the thread disposing it.
+        var retiringThreads: [pthread_t] = []
+        /// The current connection, when it was created while another thread was
+        /// retiring a connection: connected by the last retiring thread.
+        var pendingConnect: ShareConnection<Element>?
     }
 
     let source: Observable<Element>
+    let deliversTerminalFirst: Bool
     let makeSubject: () -> ShareSubject<Element>
     let makeConnectionObserver: (ShareConnection<Element>) -> AnyObserver<Element>
     /// The one subject of `.forever`; `nil` for `.whileConnected`.
@@ -120,10 +159,12 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     init(
         source: Observable<Element>,
         scope: SubjectLifetimeScope,
+        deliversTerminalFirst: Bool,
         makeSubject: @escaping () -> ShareSubject<Element>,
         makeConnectionObserver: @escaping (ShareConnection<Element>) -> AnyObserver<Element>
     ) {
         self.source = source
+        self.deliversTerminalFirst = deliversTerminalFirst
         self.makeSubject = makeSubject
         self.makeConnectionObserver = makeConnectionObserver
         self.foreverSubject = scope == .forever ? makeSubject() : nil
@@ -131,7 +172,8 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        let joined = state.withLock { state -> (connection: ShareConnection<Element>, isFirst: Bool)? in
+        let current = pthread_self()
+        let joined = state.withLock { state -> (connection: ShareConnection<Element>, connectsNow: Bool)? in
             if state.isTerminated { return nil }
             if let connection = state.connection {
                 connection.count += 1
@@ -140,9 +182,14 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
             let connection = ShareConnection(parent: self, subject: foreverSubject ?? makeSubject())
             connection.count = 1
             state.connection = connection
-            return (connection, true)
+            if state.retiringThreads.allSatisfy({ pthread_equal($0, current) != 0 }) {
+                return (connection, true)
+            }
+            // Another thread is still disposing a connection: it connects this one.
+            state.pendingConnect = connection
+            return (connection, false)
         }
-        guard let (connection, isFirst) = joined else {
+        guard let (connection, connectsNow) = joined else {
             // `.forever` after termination: the subject replays the buffer and the
             // terminal event.
             return foreverSubject?.observable.subscribe(sink: observer)
@@ -151,10 +198,39 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         // subscription also releases their place in the connection.
         let subscription = ShareSubscription(connection: connection)
         subscription.setUpstream(connection.subject.observable.subscribe(sink: observer))
-        if isFirst {
+        if connectsNow {
             connection.connect()
         }
         return subscription
+    }
+
+    /// Called under the lock when a connection is detached: its disposal is about
+    /// to run on this thread.
+    private func beginRetiring(_ state: inout State) {
+        state.retiringThreads.append(pthread_self())
+    }
+
+    /// The disposal that ``beginRetiring(_:)`` announced has returned. The last
+    /// retiring thread connects the pending connection, if it is still wanted,
+    /// and stays listed as retiring while it does (so that it is itself ordered
+    /// before any later connection).
+    func endRetiring() {
+        let current = pthread_self()
+        while true {
+            let next = state.withLock { state -> ShareConnection<Element>? in
+                if let index = state.retiringThreads.firstIndex(where: { pthread_equal($0, current) != 0 }) {
+                    state.retiringThreads.remove(at: index)
+                }
+                guard state.retiringThreads.isEmpty, let pending = state.pendingConnect else { return nil }
+                state.pendingConnect = nil
+                // Every subscriber of the pending connection may have left already.
+                guard pending === state.connection else { return nil }
+                state.retiringThreads.append(current)
+                return pending
+            }
+            guard let next else { return }
+            next.connect()
+        }
     }
 
     /// A subscriber of `connection` left; the last one disconnects it.
@@ -163,15 +239,19 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
             connection.count -= 1
             guard connection.count == 0, state.connection === connection else { return false }
             state.connection = nil
+            beginRetiring(&state)
             return true
         }
         if isLast {
             connection.dispose()
+            endRetiring()
         }
     }
 
     /// The source sent a terminal event through `connection`. Returns `false` if the
     /// connection was already let go (every subscriber left): the event is dropped.
+    /// Otherwise the connection is retiring: the caller calls ``endRetiring()``
+    /// once it has delivered the event and disposed the connection.
     func detachTerminated(_ connection: ShareConnection<Element>) -> Bool {
         state.withLock { state -> Bool in
             guard state.connection === connection else { return false }
@@ -179,6 +259,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
             if foreverSubject != nil {
                 state.isTerminated = true
             }
+            beginRetiring(&state)
             return true
         }
     }
@@ -220,8 +301,14 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
         // Detach first, as RxSwift does: a subscriber that resubscribes from its
         // terminal handler starts a new connection (`.whileConnected`).
         guard !isDisposed, parent.detachTerminated(self) else { return }
-        dispose()
-        subject.observer.on(event)
+        if parent.deliversTerminalFirst {
+            subject.observer.on(event)
+            dispose()
+        } else {
+            dispose()
+            subject.observer.on(event)
+        }
+        parent.endRetiring()
     }
 }
 

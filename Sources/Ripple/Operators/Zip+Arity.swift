@@ -7,10 +7,11 @@ extension ObservableType {
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
     /// ```
     /// source1:  --1-----2--3--|
@@ -32,9 +33,9 @@ extension ObservableType where Element == Any {
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
     /// ```
     /// source1:  --1-----2--3--|
@@ -54,7 +55,7 @@ extension ZipFactory {
     static func zip<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Observable<(E1, E2)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>), (E1, E2)>(
-                arity: 2, buffers: (RingBuffer(), RingBuffer()),
+                arity: 2, buffers: (RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0.append($1) }
             sink.subscribe(source2, index: 1) { $0.1.append($1) }
@@ -70,10 +71,11 @@ extension ObservableType {
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -96,9 +98,9 @@ extension ObservableType where Element == Any {
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -119,7 +121,7 @@ extension ZipFactory {
     static func zip<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Observable<(E1, E2, E3)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>), (E1, E2, E3)>(
-                arity: 3, buffers: (RingBuffer(), RingBuffer(), RingBuffer()),
+                arity: 3, buffers: (RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0.append($1) }
             sink.subscribe(source2, index: 1) { $0.1.append($1) }
@@ -136,10 +138,11 @@ extension ObservableType {
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -162,9 +165,9 @@ extension ObservableType where Element == Any {
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -185,7 +188,7 @@ extension ZipFactory {
     static func zip<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Observable<(E1, E2, E3, E4)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>), (E1, E2, E3, E4)>(
-                arity: 4, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()),
+                arity: 4, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0.append($1) }
             sink.subscribe(source2, index: 1) { $0.1.append($1) }
@@ -203,10 +206,11 @@ extension ObservableType {
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -229,9 +233,9 @@ extension ObservableType where Element == Any {
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -252,7 +256,7 @@ extension ZipFactory {
     static func zip<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Observable<(E1, E2, E3, E4, E5)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>), (E1, E2, E3, E4, E5)>(
-                arity: 5, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()),
+                arity: 5, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0.append($1) }
             sink.subscribe(source2, index: 1) { $0.1.append($1) }
@@ -271,10 +275,11 @@ extension ObservableType {
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -297,9 +302,9 @@ extension ObservableType where Element == Any {
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -320,7 +325,7 @@ extension ZipFactory {
     static func zip<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Observable<(E1, E2, E3, E4, E5, E6)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>), (E1, E2, E3, E4, E5, E6)>(
-                arity: 6, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()),
+                arity: 6, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!, $0.5.popFirst()!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0.append($1) }
             sink.subscribe(source2, index: 1) { $0.1.append($1) }
@@ -340,10 +345,11 @@ extension ObservableType {
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -366,9 +372,9 @@ extension ObservableType where Element == Any {
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -389,7 +395,7 @@ extension ZipFactory {
     static func zip<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>), (E1, E2, E3, E4, E5, E6, E7)>(
-                arity: 7, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()),
+                arity: 7, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!, $0.5.popFirst()!, $0.6.popFirst()!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0.append($1) }
             sink.subscribe(source2, index: 1) { $0.1.append($1) }
@@ -410,10 +416,11 @@ extension ObservableType {
     /// `resultSelector`: the first element of each, then the second of each, and
     /// so on. Elements wait in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty (RxSwift's rule:
-    /// no combination can be produced any more). Fails as soon as a source fails
-    /// or `resultSelector` throws; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6: a source that
+    /// completes with an empty buffer does not end the zip, whose other sources
+    /// stay subscribed (their elements are buffered) until they complete too.
+    /// Fails as soon as a source fails or `resultSelector` throws; every source is
+    /// then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -436,9 +443,9 @@ extension ObservableType where Element == Any {
     /// first element of each, then the second of each, and so on. Elements wait
     /// in an unbounded buffer per source.
     ///
-    /// Completes when every source has completed, or when a source emits while
-    /// every other source has completed and some buffer is empty. Fails as soon as
-    /// a source fails; every source is then disposed.
+    /// Completes when every source has completed, as in RxSwift 6 (a source that
+    /// completes with an empty buffer does not end the zip). Fails as soon as a
+    /// source fails; every source is then disposed.
     ///
     /// ```
     /// source1:  --1-----2--------|
@@ -459,7 +466,7 @@ extension ZipFactory {
     static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
         Producer { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>, RingBuffer<E8>), (E1, E2, E3, E4, E5, E6, E7, E8)>(
-                arity: 8, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()),
+                arity: 8, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!, $0.5.popFirst()!, $0.6.popFirst()!, $0.7.popFirst()!) }, observer: observer)
             sink.subscribe(source1, index: 0) { $0.0.append($1) }
             sink.subscribe(source2, index: 1) { $0.1.append($1) }

@@ -6,8 +6,9 @@ extension ObservableType {
     ///
     /// Completes when every source has completed, or when a source emits while
     /// every other source has completed without a combination being possible (at
-    /// once for an empty collection). Fails as soon as a source fails or
-    /// `resultSelector` throws; every source is then disposed.
+    /// once for an empty collection), as RxSwift's collection `zip` does (its
+    /// fixed-arity `zip(_:_:)` waits for every source). Fails as soon as a source
+    /// fails or `resultSelector` throws; every source is then disposed.
     ///
     /// ```
     /// a:    --1-----2--3--|
@@ -28,7 +29,9 @@ extension ObservableType {
     ///
     /// Completes when every source has completed, or when a source emits while
     /// every other source has completed without a combination being possible (at
-    /// once for an empty collection). Fails as soon as a source fails.
+    /// once for an empty collection), as RxSwift's collection `zip` does (its
+    /// fixed-arity `zip(_:_:)` waits for every source). Fails as soon as a source
+    /// fails.
     ///
     /// ```
     /// a:    --1-----2--3--|
@@ -59,7 +62,7 @@ enum ZipFactory {
         let count = sources.count
         return Producer { observer in
             let sink = ZipSink<[RingBuffer<Element>], [Element]>(
-                arity: count, buffers: Array(repeating: RingBuffer(), count: count),
+                arity: count, buffers: Array(repeating: RingBuffer(), count: count), rule: .collection,
                 dequeue: { buffers in
                     var result: [Element] = []
                     result.reserveCapacity(buffers.count)
@@ -101,17 +104,34 @@ struct ZipState<Buffers> {
 /// ring buffers, or an array for the collection forms); when every buffer has an
 /// element, the front elements are dequeued together as a `Snapshot`.
 ///
-/// Completion follows RxSwift: when every source has completed, or when a source
-/// emits while every other source has completed and some buffer is empty.
+/// Completion follows RxSwift 6, whose two implementations differ: the fixed
+/// arities (`ZipSink`) complete only when every source has completed, even when
+/// a finished source's buffer is empty and nothing can be combined any more; the
+/// collection forms (`ZipCollectionTypeSink`) also complete when a source emits
+/// while every other source has completed and some buffer is empty.
 @usableFromInline
 final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snapshot>, @unchecked Sendable {
+    @usableFromInline
+    enum CompletionRule: Equatable {
+        /// RxSwift's `zip(_:_:...)`: when every source has completed.
+        case arity
+        /// RxSwift's `zip(_ collection:)`: also when a source emits while all the
+        /// others have completed and no combination can be produced.
+        case collection
+    }
+
     @usableFromInline let arity: Int
+    @usableFromInline let rule: CompletionRule
     @usableFromInline let dequeue: (inout Buffers) -> Snapshot
     @usableFromInline let subscriptions = CompositeDisposable()
 
     @inlinable
-    init(arity: Int, buffers: Buffers, dequeue: @escaping (inout Buffers) -> Snapshot, observer: AnyObserver<Snapshot>) {
+    init(
+        arity: Int, buffers: Buffers, rule: CompletionRule, dequeue: @escaping (inout Buffers) -> Snapshot,
+        observer: AnyObserver<Snapshot>
+    ) {
         self.arity = arity
+        self.rule = rule
         self.dequeue = dequeue
         super.init(state: ZipState(buffers: buffers, arity: arity), observer: observer)
     }
@@ -135,6 +155,7 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
         switch event {
         case .next(let element):
             let arity = arity
+            let rule = rule
             let dequeue = dequeue
             update { state, outbox in
                 guard !state.terminated else { return }
@@ -152,7 +173,7 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
                             state.nonEmpty += 1
                         }
                     }
-                } else if state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1 {
+                } else if rule == .collection && state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1 {
                     // Every other source has completed and one of them has nothing
                     // left: no combination can ever be produced.
                     state.terminated = true

@@ -197,13 +197,46 @@ final class CombineLatestTests: RippleTestCase {
         XCTAssertEqual(summed.events, [.next(220, 11), .next(230, 12), .completed(270)])
     }
 
-    func testCombineLatestCollectionCompletesWhenASourceCompletesEmpty() {
+    /// RxSwift's collection `combineLatest`: a source that completes without
+    /// emitting does not complete the result; the next element of another source,
+    /// once every other source is done, does (no combination can come any more).
+    func testCombineLatestCollectionCompletesAtTheNextElementAfterASourceCompletedEmpty() {
         let scheduler = TestScheduler(initialClock: 0)
-        let a = scheduler.createHotObservable([.next(210, 1), .completed(300)])
+        let a = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .completed(300)])
         let empty = scheduler.createHotObservable([Recorded<Event<Int>>.completed(220)])
         let res = scheduler.start { Observable.combineLatest([a, empty]) }
-        XCTAssertEqual(res.events, [.completed(220)])
-        XCTAssertEqual(a.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(res.events, [.completed(230)])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 230)])
+        XCTAssertEqual(empty.subscriptions, [Subscription(200, 220)])
+    }
+
+    /// While another source that never emitted is still running, the result
+    /// waits: that source may still emit.
+    func testCombineLatestCollectionWaitsWhileASourceThatNeverEmittedIsRunning() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .completed(300)])
+        let empty = scheduler.createHotObservable([Recorded<Event<Int>>.completed(220)])
+        let late = scheduler.createHotObservable([.next(250, 10), .completed(260)])
+        let res = scheduler.start { Observable.combineLatest([a, empty, late]) }
+        // At 240 `late` is still running; at 250 it emits while `empty` (never
+        // emitted) and `a` are not both done: nothing to combine, no completion;
+        // the result completes when the last source does.
+        XCTAssertEqual(res.events, [.completed(300)])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 300)])
+        XCTAssertEqual(empty.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(late.subscriptions, [Subscription(200, 260)])
+    }
+
+    /// Every source completes (one of them without emitting): the result
+    /// completes with the last one.
+    func testCombineLatestCollectionCompletesWhenAllSourcesHaveCompleted() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+        let empty = scheduler.createHotObservable([Recorded<Event<Int>>.completed(220)])
+        let b = scheduler.createHotObservable([Recorded<Event<Int>>.completed(250)])
+        let res = scheduler.start { Observable.combineLatest([a, empty, b]) }
+        XCTAssertEqual(res.events, [.completed(250)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 250)])
     }
 
     func testCombineLatestEmptyCollection() {

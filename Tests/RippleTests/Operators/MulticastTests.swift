@@ -247,24 +247,29 @@ final class MulticastTests: RippleTestCase {
         scheduler.start()
         XCTAssertEqual(early.events, [.next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
         XCTAssertEqual(late.events, [.next(230, 3), .completed(300)])
-        XCTAssertEqual(afterEnd.events, [.completed(400)])
+        // The connection ended at 300 with its subject: a subscriber at 400 is on a
+        // fresh subject and waits for the next connect() (RxSwift's publish()).
+        XCTAssertEqual(afterEnd.events, [])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
-    func testPublishReconnectAfterCompletionResubscribesButTheSubjectStaysTerminated() {
+    func testPublishReconnectAfterCompletionResubscribesWithAFreshSubject() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, 1), .completed(20)])
         let published = xs.publish()
         let observer = scheduler.createObserver(Int.self)
+        let second = scheduler.createObserver(Int.self)
         scheduler.scheduleAt(200) { _ = published.subscribe(observer) }
         scheduler.scheduleAt(200) { _ = published.connect() }
+        scheduler.scheduleAt(290) { _ = published.subscribe(second) }
         scheduler.scheduleAt(300) { _ = published.connect() }
         scheduler.start()
         XCTAssertEqual(observer.events, [.next(210, 1), .completed(220)])
+        XCTAssertEqual(second.events, [.next(310, 1), .completed(320)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(300, 320)])
     }
 
-    func testReplayBuffersForLateSubscribersAndKeepsTheBufferAfterTermination() {
+    func testReplayBuffersForLateSubscribersUntilTheConnectionEnds() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
         let replayed = xs.replay(2)
@@ -275,7 +280,8 @@ final class MulticastTests: RippleTestCase {
         scheduler.scheduleAt(400) { _ = replayed.subscribe(afterEnd) }
         scheduler.start()
         XCTAssertEqual(late.events, [.next(235, 2), .next(235, 3), .completed(300)])
-        XCTAssertEqual(afterEnd.events, [.next(400, 2), .next(400, 3), .completed(400)])
+        // The buffer belonged to the connection that ended at 300.
+        XCTAssertEqual(afterEnd.events, [])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -305,14 +311,17 @@ final class MulticastTests: RippleTestCase {
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .error(230, testError)])
         let replayed = xs.replayAll()
         let late = scheduler.createObserver(Int.self)
+        let afterEnd = scheduler.createObserver(Int.self)
         scheduler.scheduleAt(200) { _ = replayed.connect() }
-        scheduler.scheduleAt(400) { _ = replayed.subscribe(late) }
+        scheduler.scheduleAt(225) { _ = replayed.subscribe(late) }
+        scheduler.scheduleAt(400) { _ = replayed.subscribe(afterEnd) }
         scheduler.start()
-        XCTAssertEqual(late.events, [.next(400, 1), .next(400, 2), .error(400, testError)])
+        XCTAssertEqual(late.events, [.next(225, 1), .next(225, 2), .error(230, testError)])
+        XCTAssertEqual(afterEnd.events, [])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
-    func testReplayDisconnectKeepsSubscribersAndBuffer() {
+    func testReplayDisconnectStartsAFreshSubjectForTheNextConnection() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(260, 2), .next(310, 3)])
         let replayed = xs.replay(1)
@@ -330,9 +339,68 @@ final class MulticastTests: RippleTestCase {
             subscriptions.forEach { $0.dispose() }
         }
         scheduler.start()
-        XCTAssertEqual(observer.events, [.next(210, 1), .next(310, 3)])
-        XCTAssertEqual(late.events, [.next(270, 1), .next(310, 3)])
+        // As in RxSwift: the first connection's subject is forgotten at 250, so
+        // `observer` hears nothing more, and `late` (on the next subject) gets
+        // nothing replayed from the first connection.
+        XCTAssertEqual(observer.events, [.next(210, 1)])
+        XCTAssertEqual(late.events, [.next(310, 3)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250), Subscription(300, 400)])
+    }
+
+    /// `publish`, `replay`, `replayAll` and `multicast(makeSubject:)` make a new
+    /// subject for each connection: after the first connection ended (the source
+    /// completed, or the connection was disposed), subscribers of the second one
+    /// see nothing of the first. `multicast(_:)` with a given subject reuses it.
+    func testEachConnectionHasAFreshSubject() {
+        let variants: [(String, (Observable<Int>) -> ConnectableObservable<Int>)] = [
+            ("publish()", { $0.publish() }),
+            ("replay(2)", { $0.replay(2) }),
+            ("replayAll()", { $0.replayAll() }),
+            ("multicast(makeSubject:)", { $0.multicast(makeSubject: { ReplaySubject<Int>.create(bufferSize: 1) }) }),
+        ]
+        for (name, makeConnectable) in variants {
+            for endsByCompleting in [true, false] {
+                let scheduler = TestScheduler(initialClock: 0)
+                let xs = scheduler.createColdObservable(endsByCompleting
+                    ? [.next(10, 1), .next(20, 2), .completed(30)]
+                    : [.next(10, 1), .next(20, 2)])
+                let connectable = makeConnectable(xs.asObservable())
+                let first = scheduler.createObserver(Int.self)
+                let second = scheduler.createObserver(Int.self)
+                var connection: Disposable?
+                scheduler.scheduleAt(200) { _ = connectable.subscribe(first) }
+                scheduler.scheduleAt(200) { connection = connectable.connect() }
+                scheduler.scheduleAt(250) { connection?.dispose() }
+                scheduler.scheduleAt(300) { _ = connectable.subscribe(second) }
+                scheduler.scheduleAt(400) { connection = connectable.connect() }
+                scheduler.scheduleAt(500) { connection?.dispose() }
+                scheduler.start()
+                let firstRun: [Recorded<Event<Int>>] = endsByCompleting
+                    ? [.next(210, 1), .next(220, 2), .completed(230)]
+                    : [.next(210, 1), .next(220, 2)]
+                let secondRun: [Recorded<Event<Int>>] = endsByCompleting
+                    ? [.next(410, 1), .next(420, 2), .completed(430)]
+                    : [.next(410, 1), .next(420, 2)]
+                XCTAssertEqual(first.events, firstRun, name)
+                XCTAssertEqual(second.events, secondRun, name)
+                XCTAssertEqual(xs.subscriptions, endsByCompleting
+                    ? [Subscription(200, 230), Subscription(400, 430)]
+                    : [Subscription(200, 250), Subscription(400, 500)], name)
+            }
+        }
+    }
+
+    func testMulticastWithAGivenSubjectReusesItForEveryConnection() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, 1), .next(20, 2)])
+        let connectable = xs.multicast(ReplaySubject<Int>.create(bufferSize: 1))
+        let second = scheduler.createObserver(Int.self)
+        var connection: Disposable?
+        scheduler.scheduleAt(200) { connection = connectable.connect() }
+        scheduler.scheduleAt(250) { connection?.dispose() }
+        scheduler.scheduleAt(300) { _ = connectable.subscribe(second) }
+        scheduler.start()
+        XCTAssertEqual(second.events, [.next(300, 2)])
     }
 
     // MARK: Re-entrancy

@@ -156,3 +156,209 @@ final class DebugOperatorTests: RippleTestCase {
         XCTAssertTrue(lines.values[0].contains("SchedulingOperatorTests.swift:"), lines.values[0])
     }
 }
+
+/// `observe(on:)` delivers one event per scheduled action wherever the timing of
+/// actions is visible (RxSwift's `ObserveOnSink`).
+final class ObserveOnTests: RippleTestCase {
+    func testEachEventOfABurstIsItsOwnActionInVirtualTime() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable.of(1, 2, 3).observe(on: scheduler) }
+        XCTAssertEqual(res.events, [.next(201, 1), .next(202, 2), .next(203, 3), .completed(204)])
+    }
+
+    func testEventsAtTheSameVirtualTimeLeaveOneTickApart() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(210, 2), .next(220, 3), .error(220, testError)])
+        let res = scheduler.start { xs.observe(on: scheduler) }
+        XCTAssertEqual(res.events, [.next(211, 1), .next(212, 2), .next(221, 3), .error(222, testError)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
+    }
+
+    func testDisposeBetweenTwoActionsDropsTheRestOfTheBurst() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start(disposed: 202) { Observable.of(1, 2, 3).observe(on: scheduler) }
+        XCTAssertEqual(res.events, [.next(201, 1)])
+    }
+
+    func testOtherTrampolineWorkRunsBetweenTwoEvents() {
+        let log = Recorder<String>()
+        let subject = PublishSubject<Int>()
+        var subscription: Disposable?
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+            subscription = subject.observe(on: CurrentThreadScheduler.instance)
+                .subscribe(onNext: { log.append("\($0)") }, onCompleted: { log.append("|") })
+            subject.onNext(1)
+            subject.onNext(2)
+            subject.onCompleted()
+            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                log.append("other")
+                return Disposables.create()
+            }
+            return Disposables.create()
+        }
+        // The first action was queued before "other"; each later one is queued by
+        // the action before it.
+        XCTAssertEqual(log.values, ["1", "other", "2", "|"])
+        subscription?.dispose()
+    }
+
+    func testOperationQueueRunsOtherOperationsBetweenTwoEvents() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.isSuspended = true
+        let log = Recorder<String>()
+        let subject = PublishSubject<Int>()
+        let subscription = subject.observe(on: OperationQueueScheduler(operationQueue: queue))
+            .subscribe(onNext: { log.append("\($0)") }, onCompleted: { log.append("|") })
+        subject.onNext(1)
+        subject.onNext(2)
+        subject.onNext(3)
+        subject.onCompleted()
+        XCTAssertEqual(queue.operationCount, 1)
+        queue.addOperation { log.append("other") }
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(log.values, ["1", "other", "2", "3", "|"])
+        subscription.dispose()
+    }
+
+    func testAUserSchedulerRunsOneEventPerAction() {
+        let scheduler = ManualScheduler()
+        let log = Recorder<String>()
+        let subject = PublishSubject<Int>()
+        let subscription = subject.observe(on: scheduler)
+            .subscribe(onNext: { log.append("\($0)") }, onCompleted: { log.append("|") })
+        subject.onNext(1)
+        subject.onNext(2)
+        subject.onCompleted()
+        XCTAssertEqual(scheduler.pendingCount, 1)
+        var afterEachAction: [[String]] = []
+        while scheduler.runNext() {
+            afterEachAction.append(log.values)
+        }
+        XCTAssertEqual(afterEachAction, [["1"], ["1", "2"], ["1", "2", "|"]])
+        subscription.dispose()
+    }
+
+    func testAUserSchedulerThatRunsSomeActionsInlineLosesNoEvent() {
+        // Runs an action inline when nothing is pending, queues it otherwise (like
+        // the main scheduler does on the main queue).
+        let scheduler = ManualScheduler(runsInlineWhenIdle: true)
+        let log = Recorder<Int>()
+        let subject = PublishSubject<Int>()
+        let subscription = subject.observe(on: scheduler).subscribe(onNext: { value in
+            log.append(value)
+            if value == 1 {
+                // Re-entrant: queued behind the delivery in progress.
+                subject.onNext(2)
+                subject.onNext(3)
+            }
+        })
+        subject.onNext(1)
+        while scheduler.runNext() {}
+        XCTAssertEqual(log.values, [1, 2, 3])
+        subject.onNext(4)
+        while scheduler.runNext() {}
+        XCTAssertEqual(log.values, [1, 2, 3, 4])
+        subscription.dispose()
+    }
+}
+
+/// A scheduler whose actions run when the test says so.
+private final class ManualScheduler: ImmediateSchedulerType, @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [() -> Void] = []
+    private var isRunning = false
+    private let runsInlineWhenIdle: Bool
+
+    init(runsInlineWhenIdle: Bool = false) {
+        self.runsInlineWhenIdle = runsInlineWhenIdle
+    }
+
+    var pendingCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return pending.count
+    }
+
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let cancel = SingleAssignmentDisposable()
+        lock.lock()
+        let inline = runsInlineWhenIdle && !isRunning && pending.isEmpty
+        if inline {
+            isRunning = true
+            lock.unlock()
+            cancel.setDisposable(action(state))
+            lock.lock()
+            isRunning = false
+            lock.unlock()
+            return cancel
+        }
+        pending.append {
+            if !cancel.isDisposed { cancel.setDisposable(action(state)) }
+        }
+        lock.unlock()
+        return cancel
+    }
+
+    /// Runs the oldest pending action; `false` if there was none.
+    func runNext() -> Bool {
+        lock.lock()
+        guard !pending.isEmpty else {
+            lock.unlock()
+            return false
+        }
+        let next = pending.removeFirst()
+        isRunning = true
+        lock.unlock()
+        next()
+        lock.lock()
+        isRunning = false
+        lock.unlock()
+        return true
+    }
+}
+
+/// What `dispose()` guarantees while `observe(on:)` delivers on another thread.
+final class ObserveOnConcurrencyTests: RippleTestCase {
+    /// After `dispose()` returns, at most the one event whose delivery had already
+    /// begun reaches the observer; later events are never delivered.
+    func testAtMostOneDeliveryStartsAfterDisposeReturned() {
+        let serialQueue = DispatchQueue(label: "observe-on-dispose.serial")
+        let concurrentQueue = DispatchQueue(label: "observe-on-dispose.concurrent", attributes: .concurrent)
+        let operationQueue = OperationQueue()
+        operationQueue.maxConcurrentOperationCount = 2
+        let schedulers: [(ImmediateSchedulerType, () -> Void)] = [
+            (SerialDispatchQueueScheduler(serialQueue: serialQueue), { serialQueue.sync {} }),
+            (ConcurrentDispatchQueueScheduler(queue: concurrentQueue), { concurrentQueue.sync(flags: .barrier) {} }),
+            (OperationQueueScheduler(operationQueue: operationQueue), { operationQueue.waitUntilAllOperationsAreFinished() }),
+        ]
+        var worst = 0
+        for (scheduler, settle) in schedulers {
+            for _ in 0..<150 {
+                let subject = PublishSubject<Int>()
+                let disposeReturned = Atomic<Bool>(false)
+                let delivered = Atomic<Int>(0)
+                let late = Atomic<Int>(0)
+                let subscription = subject.observe(on: scheduler).subscribe(onNext: { _ in
+                    if disposeReturned.load(ordering: .acquiring) {
+                        late.add(1, ordering: .relaxed)
+                    }
+                    delivered.add(1, ordering: .relaxed)
+                })
+                let producerDone = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    for value in 0..<2_000 { subject.onNext(value) }
+                    producerDone.signal()
+                }
+                _ = waitUntil(timeout: 5) { delivered.load(ordering: .relaxed) >= 20 }
+                subscription.dispose()
+                disposeReturned.store(true, ordering: .releasing)
+                producerDone.wait()
+                settle()
+                worst = max(worst, late.load(ordering: .relaxed))
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 1)
+    }
+}

@@ -355,6 +355,61 @@ final class ShareReplayTests: RippleTestCase {
         XCTAssertFalse(subject.hasObservers)
     }
 
+    // MARK: Terminal event and disposal, in RxSwift's order
+
+    /// RxSwift 6's `share()` and `share(replay: 1)` (and so every Driver and
+    /// Signal) hand the terminal event to their subscribers first; the source's
+    /// subscription ends after that.
+    func testWhileConnectedDeliversTheTerminalEventBeforeDisposingTheSource() {
+        let variants: [(String, (Observable<Int>) -> Observable<Int>)] = [
+            ("share()", { $0.share() }),
+            ("share(replay: 1)", { $0.share(replay: 1) }),
+            ("share(replay: 1, scope: .whileConnected)", { $0.share(replay: 1, scope: .whileConnected) }),
+        ]
+        for (name, makeShared) in variants {
+            for fails in [false, true] {
+                let scheduler = TestScheduler(initialClock: 0)
+                let xs = scheduler.createHotObservable(fails
+                    ? [.next(210, 1), .error(220, testError)]
+                    : [.next(210, 1), .completed(220)])
+                let log = Recorder<String>()
+                let shared = makeShared(xs.asObservable().do(onDispose: { log.append("source disposed") }))
+                let observer = scheduler.createObserver(Int.self)
+                var subscription: Disposable?
+                scheduler.scheduleAt(200) {
+                    subscription = shared.do(
+                        onError: { _ in log.append("error delivered") },
+                        onCompleted: { log.append("completed delivered") }
+                    ).subscribe(observer)
+                }
+                scheduler.start()
+                XCTAssertEqual(log.values, [fails ? "error delivered" : "completed delivered", "source disposed"], name)
+                XCTAssertEqual(observer.events, [.next(210, 1), fails ? .error(220, testError) : .completed(220)], name)
+                XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)], name)
+                subscription?.dispose()
+            }
+        }
+    }
+
+    /// A larger replay, and `.forever`, are RxSwift's `multicast(...).refCount()`,
+    /// whose connection ends before the subject passes the terminal event on.
+    func testReplayOfTwoAndForeverDisposeTheSourceBeforeTheTerminalEvent() {
+        let variants: [(String, (Observable<Int>) -> Observable<Int>)] = [
+            ("share(replay: 2)", { $0.share(replay: 2) }),
+            ("share(scope: .forever)", { $0.share(scope: .forever) }),
+            ("share(replay: 1, scope: .forever)", { $0.share(replay: 1, scope: .forever) }),
+        ]
+        for (name, makeShared) in variants {
+            let subject = PublishSubject<Int>()
+            let log = Recorder<String>()
+            let shared = makeShared(subject.do(onDispose: { log.append("source disposed") }))
+            let subscription = shared.subscribe(onCompleted: { log.append("completed delivered") })
+            subject.onCompleted()
+            XCTAssertEqual(log.values, ["source disposed", "completed delivered"], name)
+            subscription.dispose()
+        }
+    }
+
     // MARK: Operators compose
 
     func testShareAsPartOfAChainReleasesEverything() {

@@ -167,6 +167,55 @@ final class SharingConcurrencyTests: RippleTestCase {
         }
     }
 
+    /// A subscriber that arrives on another thread while the previous connection's
+    /// source subscription is still being disposed (slowly) must not start a second
+    /// subscription to the source before that disposal has returned.
+    func testConnectionsNeverOverlapWhileASlowSourceDisposes() {
+        let variants: [(String, (Observable<Int>) -> Observable<Int>)] = [
+            ("share()", { $0.share() }),
+            ("share(replay: 1)", { $0.share(replay: 1) }),
+            ("share(replay: 2)", { $0.share(replay: 2) }),
+            ("share(replay: 1, scope: .forever)", { $0.share(replay: 1, scope: .forever) }),
+            ("publish().refCount()", { $0.publish().refCount() }),
+        ]
+        for (name, makeShared) in variants {
+            let active = Atomic<Int>(0)
+            let activeCounts = Recorder<Int>()
+            let armed = Atomic<Bool>(false)
+            let disposing = DispatchSemaphore(value: 0)
+            let source = Observable<Int>.create { _ in
+                activeCounts.append(active.add(1, ordering: .acquiringAndReleasing).newValue)
+                return Disposables.create {
+                    if armed.exchange(false, ordering: .acquiringAndReleasing) {
+                        disposing.signal()
+                    }
+                    Thread.sleep(forTimeInterval: 0.02)
+                    active.subtract(1, ordering: .acquiringAndReleasing)
+                }
+            }
+            let shared = makeShared(source)
+            for _ in 0..<8 {
+                let first = shared.subscribe()
+                let second = Recorder<Disposable>()
+                let subscribed = DispatchSemaphore(value: 0)
+                let sharedBox = UncheckedSendableBox(shared)
+                DispatchQueue.global().async {
+                    // Subscribes while the first connection's source is disposing.
+                    disposing.wait()
+                    second.append(sharedBox.value.subscribe())
+                    subscribed.signal()
+                }
+                armed.store(true, ordering: .releasing)
+                first.dispose()
+                subscribed.wait()
+                second.values.forEach { $0.dispose() }
+            }
+            XCTAssertEqual(activeCounts.values.count, 16, name)
+            XCTAssertEqual(activeCounts.values.max(), 1, name)
+            XCTAssertEqual(active.load(ordering: .acquiring), 0, name)
+        }
+    }
+
     func testConcurrentConnectCallsSubscribeTheSourceOnce() {
         for _ in 0..<200 {
             let counter = SourceSubscriptionCounter()

@@ -173,6 +173,59 @@ final class DoTests: RippleTestCase {
         ])
     }
 
+    /// RxSwift's order when the source ends while it is being subscribed: the
+    /// source's disposal, then `onSubscribed`, then `onDispose`.
+    func testDoCallbackOrderWhenTheSourceEndsDuringSubscribe() {
+        for fails in [false, true] {
+            var log: [String] = []
+            let source = Observable<Int>.create { observer in
+                observer.onNext(1)
+                if fails { observer.onError(testError) } else { observer.onCompleted() }
+                return Disposables.create { log.append("source disposed") }
+            }
+            _ = source.do(
+                onSubscribe: { log.append("onSubscribe") },
+                onSubscribed: { log.append("onSubscribed") },
+                onDispose: { log.append("onDispose") }
+            ).subscribe(onNext: { log.append("observer \($0)") }, onError: { _ in log.append("observer error") },
+                        onCompleted: { log.append("observer completed") })
+            XCTAssertEqual(log, [
+                "onSubscribe", "observer 1", fails ? "observer error" : "observer completed",
+                "source disposed", "onSubscribed", "onDispose",
+            ])
+        }
+
+        // `just` inside an active trampoline emits at once too.
+        var log: [String] = []
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+            _ = Observable.just(1).do(
+                onSubscribe: { log.append("onSubscribe") },
+                onSubscribed: { log.append("onSubscribed") },
+                onDispose: { log.append("onDispose") }
+            ).subscribe(onCompleted: { log.append("observer completed") })
+            return Disposables.create()
+        }
+        XCTAssertEqual(log.first, "onSubscribe")
+        XCTAssertEqual(log.suffix(2), ["onSubscribed", "onDispose"])
+    }
+
+    /// A downstream that ends the subscription from its handler while the source
+    /// is still being subscribed: as in RxSwift, the disposal reaches `do` only
+    /// once `do`'s own subscription has returned, so after `onSubscribed`.
+    func testDoOnDisposeFollowsOnSubscribedWhenDownstreamDisposesDuringSubscribe() {
+        var log: [String] = []
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            observer.onNext(2)
+            return Disposables.create { log.append("source disposed") }
+        }
+        _ = source.do(
+            onSubscribed: { log.append("onSubscribed") },
+            onDispose: { log.append("onDispose") }
+        ).take(1).subscribe(onNext: { log.append("observer \($0)") })
+        XCTAssertEqual(log, ["observer 1", "onSubscribed", "source disposed", "onDispose"])
+    }
+
     func testErrorHooks() {
         var log: [String] = []
         _ = Observable<Int>.error(testError).do(

@@ -8,9 +8,10 @@ final class ZipTests: RippleTestCase {
         let a = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
         let b = scheduler.createHotObservable([.next(215, "x"), .next(250, "y"), .next(260, "z"), .next(270, "w"), .completed(280)])
         let res = scheduler.start { Observable.zip(a, b) { "\($0)\($1)" } }
-        XCTAssertEqual(res.events, [.next(215, "1x"), .next(250, "2y"), .next(260, "3z"), .completed(270)])
+        // "w" at 270 has nothing to pair with; the zip completes with b, at 280.
+        XCTAssertEqual(res.events, [.next(215, "1x"), .next(250, "2y"), .next(260, "3z"), .completed(280)])
         XCTAssertEqual(a.subscriptions, [Subscription(200, 240)])
-        XCTAssertEqual(b.subscriptions, [Subscription(200, 270)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 280)])
     }
 
     func testZipTupleForm() {
@@ -36,21 +37,59 @@ final class ZipTests: RippleTestCase {
     // MARK: Completion (RxSwift's rules)
 
     func testZipLeftCompletesFirstCompletesWhenAllAreDone() {
-        // Like RxSwift, the result completes when the last source completes, or
-        // when a source emits while all the others have completed (below).
+        // Like RxSwift 6, the result completes when the last source completes.
         let scheduler = TestScheduler(initialClock: 0)
         let a = scheduler.createHotObservable([.next(210, 2), .completed(220)])
         let b = scheduler.createHotObservable([.next(215, 4), .completed(225)])
         XCTAssertEqual(scheduler.start { Observable.zip(a, b, resultSelector: +) }.events, [.next(215, 6), .completed(225)])
     }
 
-    func testZipCompletesWhenASourceEmitsAfterTheOthersCompletedWithEmptyBuffers() {
+    /// RxSwift 6's `zip(_:_:)`: a source that completes without elements does not
+    /// end the zip; it completes when the last source does.
+    func testZipCompletesWhenAllSourcesComplete() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([Recorded<Event<Int>>.completed(210)])
+        let b = scheduler.createHotObservable([.next(215, 1), .completed(220)])
+        let res = scheduler.start { Observable.zip(a, b, resultSelector: +) }
+        XCTAssertEqual(res.events, [.completed(220)])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 210)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 220)])
+    }
+
+    /// The same rule for every arity: the first source completes empty at 210,
+    /// the others emit at 215 and complete one after the other.
+    func testZipOfEveryArityCompletesWhenItsLastSourceCompletes() {
+        func check(_ arity: Int, _ makeZip: @escaping ([TestableObservable<Int>]) -> Observable<Int>) {
+            let scheduler = TestScheduler(initialClock: 0)
+            let sources = (0..<arity).map { index in
+                scheduler.createHotObservable(index == 0
+                    ? [.completed(210)]
+                    : [.next(215, index), .completed(220 + index)])
+            }
+            let res = scheduler.start { makeZip(sources) }
+            XCTAssertEqual(res.events, [.completed(220 + arity - 1)], "arity \(arity)")
+            XCTAssertEqual(sources[0].subscriptions, [Subscription(200, 210)], "arity \(arity)")
+            for index in 1..<arity {
+                XCTAssertEqual(sources[index].subscriptions, [Subscription(200, 220 + index)], "arity \(arity)")
+            }
+        }
+        check(2) { s in Observable.zip(s[0], s[1]) { $0 + $1 } }
+        check(3) { s in Observable.zip(s[0], s[1], s[2]).map { $0 + $1 + $2 } }
+        check(4) { s in Observable.zip(s[0], s[1], s[2], s[3]) { $0 + $1 + $2 + $3 } }
+        check(5) { s in Observable.zip(s[0], s[1], s[2], s[3], s[4]).map { $0 + $1 + $2 + $3 + $4 } }
+        check(6) { s in Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5]) { [$0, $1, $2, $3, $4, $5].reduce(0, +) } }
+        check(7) { s in Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6]).map { [$0, $1, $2, $3, $4, $5, $6].reduce(0, +) } }
+        check(8) { s in Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]) { [$0, $1, $2, $3, $4, $5, $6, $7].reduce(0, +) } }
+    }
+
+    func testZipWaitsForEverySourceEvenWhenACompletedSourceHasNothingLeft() {
         let scheduler = TestScheduler(initialClock: 0)
         let a = scheduler.createHotObservable([.next(210, 1), .completed(220)])
         let b = scheduler.createHotObservable([.next(230, 10), .next(240, 20), .completed(300)])
         let res = scheduler.start { Observable.zip(a, b, resultSelector: +) }
-        XCTAssertEqual(res.events, [.next(230, 11), .completed(240)])
-        XCTAssertEqual(b.subscriptions, [Subscription(200, 240)])
+        XCTAssertEqual(res.events, [.next(230, 11), .completed(300)])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 300)])
 
         let scheduler2 = TestScheduler(initialClock: 0)
         let empty = scheduler2.createHotObservable([Recorded<Event<Int>>.completed(210)])
@@ -63,9 +102,11 @@ final class ZipTests: RippleTestCase {
         let a = scheduler.createHotObservable([.next(210, 1), .next(211, 2), .next(212, 3), .completed(213)])
         let b = scheduler.createHotObservable([.next(220, 10), .next(230, 20), .next(240, 30), .next(250, 40), .completed(300)])
         let res = scheduler.start { Observable.zip(a, b, resultSelector: +) }
-        XCTAssertEqual(res.events, [.next(220, 11), .next(230, 22), .next(240, 33), .completed(250)])
+        // All sources complete with unequal counts: B's last element finds nothing
+        // to pair with, and the zip completes with B, at 300.
+        XCTAssertEqual(res.events, [.next(220, 11), .next(230, 22), .next(240, 33), .completed(300)])
         XCTAssertEqual(a.subscriptions, [Subscription(200, 213)])
-        XCTAssertEqual(b.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 300)])
     }
 
     // MARK: Errors and disposal
@@ -168,6 +209,9 @@ final class ZipTests: RippleTestCase {
         XCTAssertEqual(scheduler2.start { Observable.zip([d, e]) { $0.reduce(0, +) } }.events, [.next(215, 11), .next(230, 22), .completed(300)])
     }
 
+    /// RxSwift's collection `zip` (a separate implementation) keeps the early
+    /// completion: an element that arrives while every other source has completed
+    /// and can never be paired ends the zip.
     func testZipCollectionCompletesWhenASourceEmitsAfterTheOthersCompleted() {
         let scheduler = TestScheduler(initialClock: 0)
         let a = scheduler.createHotObservable([.next(210, 1), .completed(220)])

@@ -19,10 +19,10 @@ final class CompletableTests: RippleTestCase {
             )
         }
         _ = hooked(.empty()).subscribe(onCompleted: { log.append("completed") })
-        XCTAssertEqual(log, ["onSubscribe", "onCompleted", "completed", "afterCompleted", "onDispose", "onSubscribed"])
+        XCTAssertEqual(log, ["onSubscribe", "onCompleted", "completed", "afterCompleted", "onSubscribed", "onDispose"])
         log = []
         _ = hooked(.error(testError)).subscribe(onError: { log.append("error \($0)") })
-        XCTAssertEqual(log, ["onSubscribe", "onError TestError(1)", "error TestError(1)", "afterError TestError(1)", "onDispose", "onSubscribed"])
+        XCTAssertEqual(log, ["onSubscribe", "onError TestError(1)", "error TestError(1)", "afterError TestError(1)", "onSubscribed", "onDispose"])
     }
 
     func testDoHookThatThrowsFails() {

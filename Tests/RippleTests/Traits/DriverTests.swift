@@ -326,4 +326,25 @@ final class DriverTests: RippleTestCase {
         }
         XCTAssertEqual(quiet, [])
     }
+    // MARK: - Terminal event before the disposal of the source
+
+    /// Every Driver operator shares with `share(replay: 1, scope: .whileConnected)`:
+    /// as in RxSwift, the completion reaches the subscribers before the operator's
+    /// own upstream is disposed.
+    func testACompletionReachesSubscribersBeforeTheOperatorsSourceIsDisposed() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let log = Recorder<String>()
+        SharingScheduler.mock(scheduler: scheduler) {
+            let driver = xs.asDriver(onErrorJustReturn: 0)
+                .do(onDispose: { log.append("disposed at \(scheduler.clock)") })
+            var subscription: Disposable?
+            scheduler.scheduleAt(200) {
+                subscription = driver.drive(onCompleted: { log.append("completed at \(scheduler.clock)") })
+            }
+            scheduler.start()
+            subscription?.dispose()
+        }
+        XCTAssertEqual(log.values, ["completed at 221", "disposed at 221"])
+    }
 }

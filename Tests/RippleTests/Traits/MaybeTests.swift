@@ -21,13 +21,13 @@ final class MaybeTests: RippleTestCase {
             )
         }
         _ = maybe(.just(1)).subscribe(onSuccess: { log.append("success \($0)") })
-        XCTAssertEqual(log, ["onSubscribe", "onNext 1", "success 1", "afterNext 1", "onCompleted", "afterCompleted", "onDispose", "onSubscribed"])
+        XCTAssertEqual(log, ["onSubscribe", "onNext 1", "success 1", "afterNext 1", "onCompleted", "afterCompleted", "onSubscribed", "onDispose"])
         log = []
         _ = maybe(.empty()).subscribe(onCompleted: { log.append("completed") })
-        XCTAssertEqual(log, ["onSubscribe", "onCompleted", "completed", "afterCompleted", "onDispose", "onSubscribed"])
+        XCTAssertEqual(log, ["onSubscribe", "onCompleted", "completed", "afterCompleted", "onSubscribed", "onDispose"])
         log = []
         _ = maybe(.error(testError)).subscribe(onError: { log.append("error \($0)") })
-        XCTAssertEqual(log, ["onSubscribe", "onError TestError(1)", "error TestError(1)", "afterError TestError(1)", "onDispose", "onSubscribed"])
+        XCTAssertEqual(log, ["onSubscribe", "onError TestError(1)", "error TestError(1)", "afterError TestError(1)", "onSubscribed", "onDispose"])
     }
 
     func testDoHookThatThrowsFailsAndDisposeRunsOnDispose() {

@@ -187,4 +187,25 @@ final class SignalTests: RippleTestCase {
         }
         XCTAssertEqual(violations, ["emit can only be called from the main thread (or inside SharingScheduler.mock)"])
     }
+    // MARK: - Terminal event before the disposal of the source
+
+    /// Every Signal operator shares with `share(scope: .whileConnected)`: as in
+    /// RxSwift, the completion reaches the subscribers before the operator's own
+    /// upstream is disposed.
+    func testACompletionReachesSubscribersBeforeTheOperatorsSourceIsDisposed() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let log = Recorder<String>()
+        SharingScheduler.mock(scheduler: scheduler) {
+            let signal = xs.asSignal(onErrorJustReturn: 0)
+                .do(onDispose: { log.append("disposed at \(scheduler.clock)") })
+            var subscription: Disposable?
+            scheduler.scheduleAt(200) {
+                subscription = signal.emit(onCompleted: { log.append("completed at \(scheduler.clock)") })
+            }
+            scheduler.start()
+            subscription?.dispose()
+        }
+        XCTAssertEqual(log.values, ["completed at 221", "disposed at 221"])
+    }
 }

@@ -147,7 +147,8 @@ final class SingleTests: RippleTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let (xs, single) = scheduler.hotSingle(210, 1)
         let res = scheduler.start { single.observe(on: scheduler) }
-        XCTAssertEqual(res.events, [.next(211, 1), .completed(211)])
+        // As in RxSwift, the success and the completion are two scheduled actions.
+        XCTAssertEqual(res.events, [.next(211, 1), .completed(212)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210)])
 
         let scheduler2 = TestScheduler(initialClock: 0)
@@ -188,7 +189,7 @@ final class SingleTests: RippleTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let (_, single) = scheduler.coldSingle(10, 1)
         let res = scheduler.start { single.subscribeOn(scheduler).observeOn(scheduler) }
-        XCTAssertEqual(res.events, [.next(212, 1), .completed(212)])
+        XCTAssertEqual(res.events, [.next(212, 1), .completed(213)])
     }
 
     // MARK: - catch / catchAndReturn
@@ -444,7 +445,7 @@ final class SingleTests: RippleTestCase {
                 onDispose: { log.append("onDispose") }
             )
             .subscribe(onSuccess: { log.append("success \($0)") })
-        XCTAssertEqual(log, ["onSubscribe", "onSuccess 1", "success 1", "afterSuccess 1", "onDispose", "onSubscribed"])
+        XCTAssertEqual(log, ["onSubscribe", "onSuccess 1", "success 1", "afterSuccess 1", "onSubscribed", "onDispose"])
 
         log = []
         _ = Single<Int>.error(testError)

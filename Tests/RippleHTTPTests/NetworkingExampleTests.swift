@@ -163,7 +163,7 @@ final class RepositoriesViewModelTests: XCTestCase {
         XCTAssertEqual(res.events, [
             .next(301, .idle),                                  // debounced 300 ms, delivered 1 tick later
             .next(1301, .loading),
-            .next(1301, .loaded([stale], refreshing: true)),    // the cache first
+            .next(1302, .loaded([stale], refreshing: true)),    // the cache first (observe(on:): one tick per event)
             .next(1401, .loaded([fresh], refreshing: false)),   // then the server's answer, 100 ms later
         ])
         XCTAssertEqual(stub.requests.map { $0.url?.absoluteString }, ["http://mock.test/users/octocat/repos?sort=updated&per_page=30"])

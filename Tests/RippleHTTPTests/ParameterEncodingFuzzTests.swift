@@ -1,24 +1,12 @@
 import Foundation
 import RippleHTTP
+import RippleTest
 import XCTest
 
 /// Seeded random inputs for query and form encoding: the encoder never traps, its
 /// output uses only unreserved characters and `%XX`, and it decodes back (by
 /// `URLComponents` and by percent-decoding) to exactly the pairs that went in.
 final class ParameterEncodingFuzzTests: HTTPTestCase {
-    /// SplitMix64: the same cases on every run (change the seed to explore).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     /// Characters that stress an encoder: reserved and sub-delimiters, `%`
     /// and `+`, controls, non-ASCII of every UTF-8 length, a combining mark,
     /// a zero-width joiner sequence and a flag.
@@ -27,7 +15,7 @@ final class ParameterEncodingFuzzTests: HTTPTestCase {
 
     static let alphabetBytes = alphabet.map { Array($0.utf8) }
 
-    static func randomString(_ generator: inout Generator) -> String {
+    static func randomString(_ generator: inout SeededRandomNumberGenerator) -> String {
         let length: Int
         switch generator.below(2000) {
         case 0..<200: length = 0                              // empty
@@ -90,7 +78,7 @@ final class ParameterEncodingFuzzTests: HTTPTestCase {
 
     /// 100 000 random parameter lists (about 5 s of CPU in a debug build).
     func testRandomParametersRoundTripThroughTheQueryEncoding() throws {
-        var generator = Generator(state: 0x5249_5050_4C45)   // "RIPPLE"
+        var generator = SeededRandomNumberGenerator(seed: 0x5249_5050_4C45)   // "RIPPLE"
         var encodedCount = 0, rejectedCount = 0
         for _ in 0..<100_000 {
             // Names are unique (a repeated name replaces the earlier value) and

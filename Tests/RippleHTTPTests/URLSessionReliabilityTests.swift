@@ -146,7 +146,7 @@ final class URLSessionStressTests: HTTPTestCase {
         defer { server.stop() }
         let client = URLSessionHTTPClient(configuration: .ephemeral)
         let url = URL(string: "\(server.baseURL.absoluteString)/hello")!
-        var random = ParameterEncodingFuzzTests.Generator(state: 7)
+        var random = SeededRandomNumberGenerator(seed: 7)
         let delivered = Recorder<Bool>()
         let deadline = Date().addingTimeInterval(20)
         var iterations = 0

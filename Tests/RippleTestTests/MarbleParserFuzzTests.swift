@@ -6,24 +6,11 @@ import Testing
 /// crashes, and either parses or reports a syntax error at a column inside the
 /// string (or just past its end).
 @Suite struct MarbleParserFuzzTests {
-    /// A small, seeded generator (SplitMix64), so a failure reproduces.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let alphabet: [Character] = Array("--------abcxyz0129|#()^!  ") + ["\t", "*", "@", "é", "🙂", "\n", "e\u{301}", "_", "."]
     static let kinds: [MarbleKind] = [.events, .cold, .hot, .subscription]
 
     @Test func randomStringsParseOrFailAtAColumnInsideTheString() {
-        var generator = SeededGenerator(state: 0x5EED_0F_4AB1E5)
+        var generator = SeededRandomNumberGenerator(seed: 0x5EED_0F_4AB1E5)
         var failures: [String] = []
         var parsed = 0
         for _ in 0..<100_000 {

@@ -104,7 +104,7 @@ final class CollectionsArrayDiffTests: RippleTestCase {
     // MARK: Properties
 
     func testPropertyHashableDiffAppliesForRandomArrays() {
-        var random = SeededGenerator(seed: 15)
+        var random = SeededRandomNumberGenerator(seed: 15)
         for round in 0..<5_000 {
             let (old, new) = random.pair()
             let change = ArrayChange(from: old, to: new)
@@ -114,7 +114,7 @@ final class CollectionsArrayDiffTests: RippleTestCase {
     }
 
     func testPropertyIdentifiedDiffAppliesWithUpdatesAndDuplicateIDs() {
-        var random = SeededGenerator(seed: 16)
+        var random = SeededRandomNumberGenerator(seed: 16)
         for round in 0..<5_000 {
             let (oldIDs, newIDs) = random.pair()
             // Contents drawn from a small alphabet: some same-id elements change.
@@ -127,7 +127,7 @@ final class CollectionsArrayDiffTests: RippleTestCase {
     }
 
     func testPropertyLargeArraysWithFewEdits() {
-        var random = SeededGenerator(seed: 17)
+        var random = SeededRandomNumberGenerator(seed: 17)
         for round in 0..<200 {
             let old = (0..<500).map { _ in Int.random(in: 0..<400, using: &random) }
             var new = old
@@ -139,7 +139,7 @@ final class CollectionsArrayDiffTests: RippleTestCase {
     }
 
     func testMovesAreTheFewestPossibleForAPermutation() {
-        var random = SeededGenerator(seed: 18)
+        var random = SeededRandomNumberGenerator(seed: 18)
         for _ in 0..<500 {
             let old = Array(0..<10)
             let new = old.shuffled(using: &random)

@@ -46,7 +46,7 @@ final class CollectionsChangeOperatorTests: RippleTestCase {
     }
 
     func testPropertyChangesOfRandomArraysApply() {
-        var random = SeededGenerator(seed: 152)
+        var random = SeededRandomNumberGenerator(seed: 152)
         var arrays: [[Int]] = [random.array()]
         for _ in 0..<2_000 {
             arrays.append(Int.random(in: 0..<4, using: &random) == 0 ? random.array() : random.edited(arrays.last!))
@@ -103,7 +103,7 @@ final class CollectionsChangeOperatorTests: RippleTestCase {
     // MARK: Derived views: properties
 
     /// Applies `rounds` random batches of mutations to `array`.
-    private func mutateRandomly(_ array: ObservableArray<Item>, rounds: Int, using random: inout SeededGenerator) {
+    private func mutateRandomly(_ array: ObservableArray<Item>, rounds: Int, using random: inout SeededRandomNumberGenerator) {
         let texts = ["a", "b", "c", "d"]
         for _ in 0..<rounds {
             array.batchUpdate { list in
@@ -123,7 +123,7 @@ final class CollectionsChangeOperatorTests: RippleTestCase {
     }
 
     func testPropertyDerivedViewsMatchTheirDefinition() {
-        var random = SeededGenerator(seed: 153)
+        var random = SeededRandomNumberGenerator(seed: 153)
         let array = ObservableArray<Item>()
         let (source, s0) = changes(of: array.changes)
         let (mapped, s1) = changes(of: array.changes.mapElements { $0.text + "\($0.id)" })
@@ -146,7 +146,7 @@ final class CollectionsChangeOperatorTests: RippleTestCase {
     }
 
     func testPropertyEveryDerivedChangeMatchesTheViewOfItsSource() {
-        var random = SeededGenerator(seed: 154)
+        var random = SeededRandomNumberGenerator(seed: 154)
         let array = ObservableArray<Item>()
         // Pair each derived change with the source elements it was computed from.
         let pairs = Recorder<([Item], [Item], [Item])>()

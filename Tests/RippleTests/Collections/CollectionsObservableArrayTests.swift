@@ -143,7 +143,7 @@ final class CollectionsObservableArrayTests: RippleTestCase {
     }
 
     func testPropertyRandomBatchesApply() {
-        var random = SeededGenerator(seed: 151)
+        var random = SeededRandomNumberGenerator(seed: 151)
         let array = ObservableArray<Int>()
         let (changes, subscription) = recordChanges(array)
         for _ in 0..<2_000 {

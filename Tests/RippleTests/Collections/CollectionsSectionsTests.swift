@@ -144,7 +144,7 @@ final class CollectionsSectionsTests: RippleTestCase {
     }
 
     func testPropertyRandomSectionedDiffsApply() {
-        var random = SeededGenerator(seed: 155)
+        var random = SeededRandomNumberGenerator(seed: 155)
         func randomSections() -> [Model] {
             (0..<Int.random(in: 0...4, using: &random)).map { _ in
                 SectionModel(["A", "B", "C", "D", "E"].randomElement(using: &random)!,

@@ -1,21 +1,6 @@
 import Ripple
+import RippleTest
 import XCTest
-
-/// A deterministic random number generator (SplitMix64), so that a failing
-/// property test fails again with the same seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// An element with an identity and contents, to exercise updates.
 struct Item: Identifiable, Hashable, CustomStringConvertible {
@@ -126,7 +111,7 @@ func assertChangeStream<T: Equatable>(_ changes: [ArrayChange<T>], file: StaticS
 
 /// Random arrays for property tests: small values (many duplicates), sometimes
 /// empty, sometimes a related array (a few edits away), sometimes unrelated.
-extension SeededGenerator {
+extension SeededRandomNumberGenerator {
     mutating func array(maxCount: Int = 12, values: Int = 8) -> [Int] {
         let count = Int.random(in: 0...maxCount, using: &self)
         return (0..<count).map { _ in Int.random(in: 0..<values, using: &self) }

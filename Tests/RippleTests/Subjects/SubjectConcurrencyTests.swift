@@ -111,19 +111,31 @@ final class SubjectConcurrencyTests: RippleTestCase {
         XCTAssertLessThanOrEqual(lateEvents.load(ordering: .relaxed), 500)
     }
 
-    func testTwoSubjectsFeedingEachOtherFromTwoThreadsDoNotDeadlock() {
+    /// Two subjects whose observers pass `value - 1` to the other one while it is
+    /// positive, and a count of the elements both observers received.
+    private func subjectsFeedingEachOther(
+        in bag: DisposeBag
+    ) -> (a: PublishSubject<Int>, b: PublishSubject<Int>, received: ReceivedCount) {
         let a = PublishSubject<Int>()
         let b = PublishSubject<Int>()
-        let received = Atomic<Int>(0)
+        let received = ReceivedCount()
+        for (source, target) in [(a, b), (b, a)] {
+            source.subscribe(onNext: { value in
+                received.count.add(1, ordering: .relaxed)
+                if value > 0 { target.onNext(value - 1) }
+            }).disposed(by: bag)
+        }
+        return (a, b, received)
+    }
+
+    final class ReceivedCount: Sendable {
+        let count = Atomic<Int>(0)
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    func testTwoSubjectsFeedingEachOtherFromTwoThreadsDoNotDeadlock() {
         let bag = DisposeBag()
-        a.subscribe(onNext: { value in
-            received.add(1, ordering: .relaxed)
-            if value > 0 { b.onNext(value - 1) }
-        }).disposed(by: bag)
-        b.subscribe(onNext: { value in
-            received.add(1, ordering: .relaxed)
-            if value > 0 { a.onNext(value - 1) }
-        }).disposed(by: bag)
+        let (a, b, received) = subjectsFeedingEachOther(in: bag)
         let finished = expectation(description: "both threads finish")
         finished.expectedFulfillmentCount = 2
         DispatchQueue.global().async {
@@ -135,7 +147,7 @@ final class SubjectConcurrencyTests: RippleTestCase {
             finished.fulfill()
         }
         wait(for: [finished], timeout: 30)
-        XCTAssertEqual(received.load(ordering: .relaxed), 2 * 2_000 * 11)
+        XCTAssertEqual(received.value, 2 * 2_000 * 11)
     }
 
     /// Two subjects feeding each other from two threads, with enough traffic that
@@ -145,18 +157,8 @@ final class SubjectConcurrencyTests: RippleTestCase {
     /// throughput to about a hundred events a second (50 000 events did not finish
     /// in 150 s); normally this takes well under a second.
     func testTwoSubjectsFeedingEachOtherKeepTheirThroughput() {
-        let a = PublishSubject<Int>()
-        let b = PublishSubject<Int>()
-        let received = Atomic<Int>(0)
         let bag = DisposeBag()
-        a.subscribe(onNext: { value in
-            received.add(1, ordering: .relaxed)
-            if value > 0 { b.onNext(value - 1) }
-        }).disposed(by: bag)
-        b.subscribe(onNext: { value in
-            received.add(1, ordering: .relaxed)
-            if value > 0 { a.onNext(value - 1) }
-        }).disposed(by: bag)
+        let (a, b, received) = subjectsFeedingEachOther(in: bag)
         let perThread = 5_000
         let group = DispatchGroup()
         let start = ContinuousClock.now
@@ -168,7 +170,7 @@ final class SubjectConcurrencyTests: RippleTestCase {
         let finished = group.wait(timeout: .now() + 60) == .success
         let elapsed = ContinuousClock.now - start
         XCTAssertTrue(finished, "the producers did not finish in 60 s")
-        XCTAssertTrue(waitUntil(timeout: 10) { received.load(ordering: .relaxed) == 2 * perThread * 101 })
+        XCTAssertTrue(waitUntil(timeout: 10) { received.value == 2 * perThread * 101 })
         XCTAssertLessThan(elapsed, .seconds(30), "back-pressure stalled the two subjects")
     }
 

@@ -45,7 +45,7 @@ struct SplitMix {
 // 13. Diff of 10 000 identified elements with 100 random edits, per element.
 let collectionDiff = Workload(
     id: "collection-diff", title: "diff of 10 000 identified elements, 100 random edits", unit: "element",
-    operations: 200_000,
+    operations: 200_000, instructionScale: 100,
     implementations: [
         .ripple: { n in
             let (old, new) = diffInput

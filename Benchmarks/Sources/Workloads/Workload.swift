@@ -25,15 +25,20 @@ public struct Workload: Sendable {
     /// How many operations one measured run performs.
     public let operations: Int
     public let implementations: [Implementation: Setup]
+    /// What `ripple-compare --instructions` multiplies its two sizes by: for a
+    /// workload whose operations come in batches (the diff works on 10 000
+    /// elements at a time), so that both sizes are whole, different batches.
+    public let instructionScale: Int
 
     public init(
-        id: String, title: String, unit: String, operations: Int,
+        id: String, title: String, unit: String, operations: Int, instructionScale: Int = 1,
         implementations: [Implementation: Setup]
     ) {
         self.id = id
         self.title = title
         self.unit = unit
         self.operations = operations
+        self.instructionScale = instructionScale
         self.implementations = implementations
     }
 }

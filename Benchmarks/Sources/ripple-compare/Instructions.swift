@@ -132,7 +132,8 @@ func mallocs(_ setup: Setup, size: Int) -> Double {
 }
 
 func measureInstructions(_ workload: Workload, _ implementation: Implementation, _ setup: Setup) -> InstructionMeasurement {
-    let (small, large) = instructionSizes
+    let small = instructionSizes.small * workload.instructionScale
+    let large = instructionSizes.large * workload.instructionScale
     let span = Double(large - small)
     let instructions = callgrindInstructions(workload: workload.id, implementation: implementation, size: large)
         - callgrindInstructions(workload: workload.id, implementation: implementation, size: small)
@@ -167,23 +168,25 @@ func runInstructionMode(
         }
         results[workload.id] = Dictionary(uniqueKeysWithValues: measured.map { ($0.key.rawValue, $0.value) })
         let ripple = measured[.ripple]?.instructionsPerOp
-        let openCombine = measured[.openCombine]?.instructionsPerOp
+        // The collection rows compare with the standard library's diff, not OpenCombine.
+        let peer = measured[.openCombine] ?? measured[.reference]
+        let openCombine = peer?.instructionsPerOp
         rows.append([
             workload.title + (ungatedWorkloads.contains(workload.id) ? " (threads: not gated)" : ""),
             "instructions/\(workload.unit)",
             formatCount(ripple), formatCount(openCombine), formatCount(measured[.floor]?.instructionsPerOp),
             ratio(ripple, openCombine),
-            formatCount(measured[.ripple]?.mallocsPerOp), formatCount(measured[.openCombine]?.mallocsPerOp),
+            formatCount(measured[.ripple]?.mallocsPerOp), formatCount(peer?.mallocsPerOp),
         ])
         FileHandle.standardError.write("counted \(workload.id)\n".data(using: .utf8)!)
     }
-    let header = ["workload", "unit", "Ripple", "OpenCombine", "floor",
-                  "OpenCombine÷Ripple", "Ripple allocs/op", "OpenCombine allocs/op"]
+    let header = ["workload", "unit", "Ripple", "OpenCombine (or reference)", "floor",
+                  "OpenCombine (or reference) ÷ Ripple", "Ripple allocs/op", "OpenCombine (or reference) allocs/op"]
     print("| " + header.joined(separator: " | ") + " |")
     print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
     for row in rows { print("| " + row.joined(separator: " | ") + " |") }
     print()
-    print("valgrind --tool=callgrind, sizes \(instructionSizes.small) and \(instructionSizes.large), (count(large) − count(small)) / \(instructionSizes.large - instructionSizes.small); release build.")
+    print("valgrind --tool=callgrind, sizes \(instructionSizes.small) and \(instructionSizes.large), (count(large) − count(small)) / \(instructionSizes.large - instructionSizes.small); sizes × 100 for the diff, which works in batches of 10 000 elements; release build.")
 
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -609,9 +609,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
 /// The wait-for graph of ``SubjectBase/throttle()``: which producer thread waits
 /// for which owner thread. Only touched on the back-pressure path (a queue past
-/// its high-water mark), so one global lock is enough.
+/// its high-water mark), so one global lock is enough. A pthread mutex
+/// (``LockedState``), not `Synchronization.Mutex`: ThreadSanitizer does not see
+/// the futex the latter waits on, and reports the accesses it orders as races.
 enum ThrottleWaits {
-    private static let edges = Mutex<[UInt: UInt]>([:])
+    private static let edges = LockedState<[UInt: UInt]>([:])
 
     /// Records that `waiter` waits for `owner`, unless `owner` waits for `waiter`
     /// (directly or through other threads): then records nothing and returns

@@ -79,6 +79,7 @@ run_command() {
     case "$command" in
     ./scripts/test-all.sh*)
         skip "$where: $command (the script that runs this one)"
+        return
         ;;
     *)
         if grep -Fxq "$bare" scripts/test-all.sh; then

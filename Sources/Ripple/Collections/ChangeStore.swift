@@ -1,11 +1,4 @@
 import Synchronization
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The storage behind ``ObservableArray`` and ``ObservableSections``: a value
 /// under a lock, the subscribers, and the queue that delivers changes in the
@@ -183,16 +176,17 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     static var highWaterMark: Int { 1024 }
 
-    /// Soft back-pressure, as in the subjects: a thread that queued a change far
-    /// behind the deliverer yields the CPU until the queue has drained to half
-    /// the high-water mark, for at most about 10 ms per call (bounded, so it
-    /// cannot deadlock on a deliverer that waits for this thread).
+    /// Soft back-pressure, as in the subjects (``ThrottleWaits``): a thread that
+    /// queued a change far behind the deliverer yields the CPU until the queue
+    /// has drained to half the high-water mark, for at most about 10 ms per call,
+    /// and never while the deliverer waits for it (two arrays whose observers
+    /// mutate each other from two threads).
     @usableFromInline
     func throttle() {
-        let start = ContinuousClock.now
-        while state.withLock({ $0.queue.count > Self.highWaterMark / 2 }) {
-            if ContinuousClock.now - start > .milliseconds(10) { return }
-            sched_yield()
+        ThrottleWaits.yield {
+            state.withLock { state in
+                state.queue.count > Self.highWaterMark / 2 ? (state.queue.count, state.deliverer) : nil
+            }
         }
     }
 

@@ -377,38 +377,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// none can wait long; the 10 ms bound remains for an owner blocked elsewhere.
     @usableFromInline
     final func throttle() {
-        let me = currentThreadID()
-        if owner.load(ordering: .relaxed) == me { return }
-        let start = ContinuousClock.now
-        var lastProgress = start
-        var lastCount = Int.max
-        var waitingFor: UInt = 0
-        defer {
-            if waitingFor != 0 { ThrottleWaits.stopWaiting(me) }
-        }
-        while true {
+        if owner.load(ordering: .relaxed) == currentThreadID() { return }
+        ThrottleWaits.yield {
             let count = pending.withLock { $0.count }
-            if count <= SubjectBase.highWaterMark / 2 || wip.load(ordering: .acquiring) == 0 { return }
-            let now = ContinuousClock.now
-            if now - start > .milliseconds(10) { return }
-            if count < lastCount {
-                lastCount = count
-                lastProgress = now
-            }
-            let current = owner.load(ordering: .relaxed)
-            if current != waitingFor {
-                if waitingFor != 0 {
-                    ThrottleWaits.stopWaiting(me)
-                    waitingFor = 0
-                }
-                if current != 0 {
-                    // The owner waits for this thread, directly or through others.
-                    guard ThrottleWaits.startWaiting(me, for: current) else { return }
-                    waitingFor = current
-                }
-            }
-            if current == 0 && now - lastProgress > .microseconds(100) { return }
-            sched_yield()
+            if count <= SubjectBase.highWaterMark / 2 || wip.load(ordering: .acquiring) == 0 { return nil }
+            return (count, owner.load(ordering: .relaxed))
         }
     }
 
@@ -607,13 +580,58 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     }
 }
 
-/// The wait-for graph of ``SubjectBase/throttle()``: which producer thread waits
-/// for which owner thread. Only touched on the back-pressure path (a queue past
-/// its high-water mark), so one global lock is enough. A pthread mutex
+/// Soft back-pressure for the queues that let no thread block (the subjects',
+/// ``ChangeStore``'s), and its wait-for graph: which producer thread waits for
+/// which owner thread. Only touched on the back-pressure path (a queue past its
+/// high-water mark), so one global lock is enough. A pthread mutex
 /// (``LockedState``), not `Synchronization.Mutex`: ThreadSanitizer does not see
 /// the futex the latter waits on, and reports the accesses it orders as races.
 enum ThrottleWaits {
     private static let edges = LockedState<[UInt: UInt]>([:])
+
+    /// Yields the CPU while `poll` returns how many operations are queued and
+    /// which thread drains them (0 when not known), and stops when it returns
+    /// `nil`, or after about 10 ms.
+    ///
+    /// Waiting must never close a cycle: when two queues feed each other from two
+    /// threads, each thread drains one and sends to the other, and each would
+    /// wait for the other until the time limit, for every event (about a hundred
+    /// events a second). So the caller does not wait for a thread that waits for
+    /// it, directly or through others (``startWaiting(_:for:)``). When the owner
+    /// is not known, it waits only while the queue keeps shrinking. No thread
+    /// waits long for a thread waiting for it; the 10 ms bound remains for an
+    /// owner blocked elsewhere.
+    static func yield(whileBehind poll: () -> (queued: Int, owner: UInt)?) {
+        let me = currentThreadID()
+        let start = ContinuousClock.now
+        var lastProgress = start
+        var lastCount = Int.max
+        var waitingFor: UInt = 0
+        defer {
+            if waitingFor != 0 { stopWaiting(me) }
+        }
+        while let (count, current) = poll() {
+            let now = ContinuousClock.now
+            if now - start > .milliseconds(10) { return }
+            if count < lastCount {
+                lastCount = count
+                lastProgress = now
+            }
+            if current != waitingFor {
+                if waitingFor != 0 {
+                    stopWaiting(me)
+                    waitingFor = 0
+                }
+                if current != 0 && current != me {
+                    // The owner waits for this thread, directly or through others.
+                    guard startWaiting(me, for: current) else { return }
+                    waitingFor = current
+                }
+            }
+            if current == 0 && now - lastProgress > .microseconds(100) { return }
+            sched_yield()
+        }
+    }
 
     /// Records that `waiter` waits for `owner`, unless `owner` waits for `waiter`
     /// (directly or through other threads): then records nothing and returns

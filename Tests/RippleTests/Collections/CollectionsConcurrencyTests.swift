@@ -153,4 +153,39 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         XCTAssertEqual(changes.last?.sections, list.value)
         subscription.dispose()
     }
+
+    /// Two arrays whose observers write into each other, mutated from two
+    /// threads: each thread delivers one array's changes while mutating the
+    /// other. Back-pressure must not make either thread wait for the other (each
+    /// would wait for a thread that waits for it, 10 ms per change).
+    func testTwoArraysFeedingEachOtherFromTwoThreadsKeepTheirThroughput() {
+        final class Count: Sendable {
+            let value = Atomic<Int>(0)
+        }
+        let a = ObservableArray([0])
+        let b = ObservableArray([0])
+        let received = Count()
+        let bag = DisposeBag()
+        for (source, target) in [(a, b), (b, a)] {
+            source.changes.subscribe(onNext: { change in
+                guard !change.isInitial else { return }
+                received.value.add(1, ordering: .relaxed)
+                let value = change.elements[0]
+                if value > 0 { target[0] = value - 1 }
+            }).disposed(by: bag)
+        }
+        let perThread = 5_000
+        let group = DispatchGroup()
+        let start = ContinuousClock.now
+        for array in [a, b] {
+            DispatchQueue.global().async(group: group) {
+                for _ in 0..<perThread { array[0] = 100 }
+            }
+        }
+        let finished = group.wait(timeout: .now() + 60) == .success
+        let elapsed = ContinuousClock.now - start
+        XCTAssertTrue(finished, "the mutating threads did not finish in 60 s")
+        XCTAssertTrue(waitUntil(timeout: 10) { received.value.load(ordering: .relaxed) == 2 * perThread * 101 })
+        XCTAssertLessThan(elapsed, .seconds(30), "back-pressure stalled the two arrays")
+    }
 }

@@ -171,5 +171,5 @@ while IFS=$'\t' read -r file block command; do
 done < <(extract)
 stop_servers
 
-echo "documentation commands: $passed passed, $skipped skipped, $failures failed"
+echo "documentation: $passed passed, $failures failed, $skipped skipped"
 [ "$failures" = 0 ]

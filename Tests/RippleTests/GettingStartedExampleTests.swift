@@ -8,23 +8,7 @@ import XCTest
 // for word.
 
 /// What the examples `print`, instead of the standard output.
-private final class GettingStartedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) {
-        lock.withLock { lines.append(line) }
-    }
-
-    func take() -> [String] {
-        lock.withLock {
-            defer { lines = [] }
-            return lines
-        }
-    }
-}
-
-private let output = GettingStartedOutput()
+private let output = PrintedLines()
 
 private func print(_ items: Any...) {
     output.append(items.map { "\($0)" }.joined(separator: " "))

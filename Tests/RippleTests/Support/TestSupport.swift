@@ -30,6 +30,26 @@ final class Recorder<Value>: @unchecked Sendable {
     }
 }
 
+/// Lines that documentation examples `print`, captured instead of the standard
+/// output (a test file shadows `print` with one that appends here), so that a test
+/// can compare them with what the guide says the example prints.
+final class PrintedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        lock.withLock { lines.append(line) }
+    }
+
+    /// The lines printed since the last call.
+    func take() -> [String] {
+        lock.withLock {
+            defer { lines = [] }
+            return lines
+        }
+    }
+}
+
 /// Records every event an observable sends, synchronously.
 func record<Element>(_ source: Observable<Element>) -> (Recorder<Event<Element>>, Disposable) {
     let recorder = Recorder<Event<Element>>()

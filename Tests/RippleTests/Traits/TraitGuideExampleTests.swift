@@ -74,22 +74,6 @@ func save(_ profile: Profile, to store: ProfileStore) -> Completable {
 }
 
 /// What the examples `print`, instead of the standard output.
-private final class PrintedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) {
-        lock.withLock { lines.append(line) }
-    }
-
-    func take() -> [String] {
-        lock.withLock {
-            defer { lines = [] }
-            return lines
-        }
-    }
-}
-
 private let printed = PrintedLines()
 
 private func print(_ items: Any...) {

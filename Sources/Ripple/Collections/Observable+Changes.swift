@@ -4,52 +4,17 @@
 extension ObservableType {
     /// Runs `step` on each element with per-subscription state; `nil` results
     /// are not forwarded. Errors thrown by `step` fail the stream.
+    ///
+    /// `deferred` makes the state per subscription; `compactMap` calls `step`
+    /// once per element, serialized, so the captured state needs no lock.
     @inlinable
-    @inline(never)
     func statefulMap<State, Output>(
         _ makeState: @escaping () -> State, _ step: @escaping (inout State, Element) throws -> Output?
     ) -> Observable<Output> {
         let source = asObservable()
-        return Producer { observer in
-            let sink = StatefulMapSink(state: makeState(), step: step, observer: observer)
-            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
-    }
-}
-
-@usableFromInline
-final class StatefulMapSink<Input, State, Output>: Sink<Output>, @unchecked Sendable {
-    /// Only touched by serialized upstream events.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var state: State
-    @usableFromInline
-    let step: (inout State, Input) throws -> Output?
-
-    @inlinable
-    init(state: State, step: @escaping (inout State, Input) throws -> Output?, observer: AnyObserver<Output>) {
-        self.state = state
-        self.step = step
-        super.init(observer: observer)
-    }
-
-    @inlinable
-    func on(_ event: Event<Input>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            do {
-                if let output = try step(&state, element) {
-                    forwardNext(output)
-                }
-            } catch {
-                forwardError(error)
-            }
-        case .error(let error):
-            forwardError(error)
-        case .completed:
-            forwardCompleted()
+        return .deferred {
+            var state = makeState()
+            return source.compactMap { try step(&state, $0) }
         }
     }
 }

@@ -120,15 +120,19 @@ func callgrindInstructions(workload: String, implementation: Implementation, siz
     return count
 }
 
-/// Allocations of one native run of `size` operations (after a warm-up run).
-func mallocs(_ setup: Setup, size: Int) -> Double {
-    consume(setup(1)())
-    let run = setup(size)
+/// The allocations `run` makes (counted by the malloc interposer).
+func countMallocs(_ run: () -> Int) -> Double {
     MallocInterposerSwift.initialize()
     MallocInterposerSwift.hook()
     consume(run())
     MallocInterposerSwift.unhook()
     return Double(MallocInterposerSwift.getStatistics().mallocCount)
+}
+
+/// Allocations of one native run of `size` operations (after a warm-up run).
+func mallocs(_ setup: Setup, size: Int) -> Double {
+    consume(setup(1)())
+    return countMallocs(setup(size))
 }
 
 func measureInstructions(_ workload: Workload, _ implementation: Implementation, _ setup: Setup) -> InstructionMeasurement {

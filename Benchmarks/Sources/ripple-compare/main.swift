@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import MallocInterposerSwift
 import Workloads
 
 // Runs every workload for every implementation side by side and prints the
@@ -104,13 +103,8 @@ func measure(_ setup: Setup, operations: Int) -> Measurement {
         times.append(Double(elapsed) / Double(operations))
     }
     times.sort()
-    let run = setup(operations)
-    MallocInterposerSwift.initialize()
-    MallocInterposerSwift.hook()
-    consume(run())
-    MallocInterposerSwift.unhook()
-    let mallocs = MallocInterposerSwift.getStatistics().mallocCount
-    return Measurement(nsPerOp: times[times.count / 2], mallocsPerOp: Double(mallocs) / Double(operations))
+    let mallocs = countMallocs(setup(operations))
+    return Measurement(nsPerOp: times[times.count / 2], mallocsPerOp: mallocs / Double(operations))
 }
 
 func format(_ value: Double?) -> String {

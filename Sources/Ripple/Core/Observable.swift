@@ -71,38 +71,77 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     }
 }
 
-/// What `map` and `filter` leave on the stream they build, so that a `filter` or
-/// `map` applied next can join them instead of adding an operator: one sink instead
-/// of two, one hop fewer per element, one object fewer per subscription.
+/// An operator observable whose parameters are stored fields and whose behaviour
+/// is a set of functions that capture nothing, so applying the operator costs one
+/// allocation: this object.
 ///
-/// The closures are created where the operator is applied, so the fused operator is
-/// specialised for the caller's element types like any other.
+/// `run(_:)` is reached through the class's vtable, which for a generic class is
+/// the unspecialised implementation. The functions are created where the operator
+/// is applied (in the caller's module, for its concrete types) and receive the
+/// producer itself, which they cast back to the operator's concrete class to read
+/// its fields: the subscription and the event path run specialised code, and a
+/// function that captures nothing needs no context allocation. The alternative,
+/// closures capturing the parameters, costs a context per closure (see
+/// docs/Architecture.md, "Building chains").
+@usableFromInline
+class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
+    @usableFromInline
+    let subscribeHandler: (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+
+    @inlinable
+    init(_ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?) {
+        self.subscribeHandler = subscribeHandler
+        super.init()
+    }
+
+    @inlinable
+    override final func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        subscribeHandler(self, observer)
+    }
+}
+
+/// What `map` and `filter` leave on the stream they build, so that a `filter` or
+/// `map` applied next can join them instead of adding an operator (one sink
+/// instead of two, one hop fewer per element), and so that
+/// `subscribe(onNext:onError:onCompleted:onDisposed:)` can run their step in its
+/// own observer. Like ``FieldProducer``'s subscription function, these functions
+/// capture nothing and receive the producer.
 @usableFromInline
 struct OperatorFusion<Element> {
     /// Builds this stream followed by `filter(predicate)` as a single operator.
     @usableFromInline
-    let appendingFilter: (_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
-
-    /// For a `filter`: its source and predicate, which a following `map` runs in
-    /// its own sink. `nil` for a `map`.
-    @usableFromInline
-    let filter: (source: Observable<Element>, predicate: (Element) throws -> Bool)?
+    let appendingFilter: (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
 
     /// Subscribes the handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`
-    /// to this stream with the operator's step run in the handlers' own closure:
+    /// to this stream with the operator's step run in the handlers' own observer:
     /// no sink object and one hop fewer per element.
     @usableFromInline
-    let subscribeHandlers: (SubscribeHandlers<Element>) -> SubscriptionBase?
+    let subscribeHandlers: (FusibleProducer<Element>, SubscribeHandlers<Element>, _ onDisposed: (() -> Void)?) -> Disposable
 
     @inlinable
     init(
-        appendingFilter: @escaping (_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
-        filter: (source: Observable<Element>, predicate: (Element) throws -> Bool)?,
-        subscribeHandlers: @escaping (SubscribeHandlers<Element>) -> SubscriptionBase?
+        appendingFilter: @escaping (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
+        subscribeHandlers: @escaping (FusibleProducer<Element>, SubscribeHandlers<Element>, _ onDisposed: (() -> Void)?) -> Disposable
     ) {
         self.appendingFilter = appendingFilter
-        self.filter = filter
         self.subscribeHandlers = subscribeHandlers
+    }
+}
+
+/// The base of `map`'s and `filter`'s observables (``MapProducer``,
+/// ``FilterProducer``): a ``FieldProducer`` that also carries ``OperatorFusion``.
+@usableFromInline
+class FusibleProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
+    @usableFromInline
+    let fusion: OperatorFusion<Element>
+
+    @inlinable
+    init(
+        fusion: OperatorFusion<Element>,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
+        self.fusion = fusion
+        super.init(subscribeHandler)
     }
 }
 
@@ -115,18 +154,9 @@ final class Producer<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
-    /// Set by `map` and `filter` (see ``OperatorFusion``); `nil` for every other
-    /// operator.
-    @usableFromInline
-    let fusion: OperatorFusion<Element>?
-
     @inlinable
-    init(
-        fusion: OperatorFusion<Element>? = nil,
-        _ subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?
-    ) {
+    init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
         self.subscribeHandler = subscribeHandler
-        self.fusion = fusion
         super.init()
     }
 

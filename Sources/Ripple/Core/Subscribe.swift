@@ -36,26 +36,18 @@ extension ObservableType {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let handlers = SubscribeHandlers(
-            subscription: ClosureSubscription(onDisposed: onDisposed),
             onNext: onNext, onError: onError, onCompleted: onCompleted,
             callStack: onError == nil ? Hooks.captureCallStackIfNeeded() : []
         )
         let source = asObservable()
-        // A `map`/`filter` runs its step in the handlers' own closure: no sink.
-        if let fused = (source as? Producer<Element>)?.fusion?.subscribeHandlers {
-            handlers.subscription.setUpstream(fused(handlers))
-            return handlers.subscription
+        // A `map`/`filter` runs its step in the subscription's own observer: no sink.
+        if let fusible = source as? FusibleProducer<Element> {
+            return fusible.fusion.subscribeHandlers(fusible, handlers, onDisposed)
         }
-        let observer = AnyObserver<Element> { event in
-            switch event {
-            case .next(let element):
-                handlers.next(element)
-            case .error, .completed:
-                handlers.finish(event)
-            }
-        }
-        handlers.subscription.setUpstream(source.subscribe(sink: observer))
-        return handlers.subscription
+        let subscription = HandlerSubscription(handlers: handlers, onDisposed: onDisposed)
+        // Captures one object, which Swift then uses as the closure's context.
+        subscription.setUpstream(source.subscribe(sink: AnyObserver { subscription.on($0) }))
+        return subscription
     }
 
     /// Subscribes handlers that receive `object` as their first argument.
@@ -101,14 +93,11 @@ extension ObservableType {
     }
 }
 
-/// The handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)` and the
-/// subscription it returns. A value captured by the observer closure (immutable,
-/// so that no event ever races with a write), or by a fused `map`/`filter` step
-/// (see ``OperatorFusion/subscribeHandlers``).
+/// The handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`, stored
+/// in the subscription it returns (``HandlerSubscription``). Immutable, so that
+/// no event ever races with a write.
 @usableFromInline
 struct SubscribeHandlers<Element> {
-    @usableFromInline
-    let subscription: ClosureSubscription
     @usableFromInline
     let onNext: ((Element) -> Void)?
     @usableFromInline
@@ -120,70 +109,130 @@ struct SubscribeHandlers<Element> {
 
     @inlinable
     init(
-        subscription: ClosureSubscription,
         onNext: ((Element) -> Void)?,
         onError: ((Swift.Error) -> Void)?,
         onCompleted: (() -> Void)?,
         callStack: [String]
     ) {
-        self.subscription = subscription
         self.onNext = onNext
         self.onError = onError
         self.onCompleted = onCompleted
         self.callStack = callStack
     }
+}
 
-    /// Hands `element` to `onNext` unless the subscription was disposed.
+/// The subscription `subscribe(onNext:onError:onCompleted:onDisposed:)` returns.
+/// It holds the handlers itself, so that the observer closure captures this one
+/// object and needs no context of its own: one allocation per subscription. It
+/// holds the upstream chain only until it is disposed or the stream terminates, so
+/// a subscription kept in a ``DisposeBag`` after its stream ended retains nothing
+/// but its handlers.
+@usableFromInline
+class HandlerSubscription<Element>: SubscriptionBase, @unchecked Sendable {
+    @usableFromInline
+    let handlers: SubscribeHandlers<Element>
+
+    /// Set in `init`, read once by `disposeResources()`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var onDisposed: (() -> Void)?
+
     @inlinable
-    @inline(__always)
-    func next(_ element: Element) {
-        if !subscription.isDisposed {
-            onNext?(element)
+    init(handlers: SubscribeHandlers<Element>, onDisposed: (() -> Void)?) {
+        self.handlers = handlers
+        self.onDisposed = onDisposed
+        super.init()
+    }
+
+    @inlinable
+    final func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            next(element)
+        case .error, .completed:
+            finish(event)
         }
     }
 
-    /// Handles a terminal event (`.next` is ignored), then disposes.
+    @inlinable
+    @inline(__always)
+    final func next(_ element: Element) {
+        if !isDisposed {
+            handlers.onNext?(element)
+        }
+    }
+
     @inlinable
     @inline(never)
-    func finish(_ event: Event<Element>) {
-        if subscription.isDisposed { return }
+    final func finish(_ event: Event<Element>) {
+        if isDisposed { return }
         switch event {
         case .next:
             return
         case .error(let error):
-            Hooks.report(error, to: onError, callStack: callStack)
+            Hooks.report(error, to: handlers.onError, callStack: handlers.callStack)
         case .completed:
-            onCompleted?()
+            handlers.onCompleted?()
         }
-        subscription.dispose()
+        dispose()
     }
 
-    /// An observer of the upstream of a fused `filter(before).map(transform)
-    /// .filter(after)` (see ``mapStep(_:_:_:_:)``) that calls the handlers itself:
-    /// one closure call per element instead of two. An error thrown by a predicate
-    /// or the transform ends the stream.
+    @usableFromInline
+    override func disposeResources() {
+        let action = onDisposed
+        onDisposed = nil
+        action?()
+    }
+}
+
+/// The subscription of `subscribe(onNext:...)` on a `map`/`filter`: it runs the
+/// operator's step (see ``mapStep(_:_:_:_:)``) on the source's elements itself.
+@usableFromInline
+final class StepHandlerSubscription<Source, Element>: HandlerSubscription<Element>, @unchecked Sendable {
+    @usableFromInline
+    let before: ((Source) throws -> Bool)?
+    @usableFromInline
+    let transform: (Source) throws -> Element
+    @usableFromInline
+    let after: ((Element) throws -> Bool)?
+
     @inlinable
-    func observer<Source>(
-        filter before: ((Source) throws -> Bool)?,
-        _ transform: @escaping (Source) throws -> Element,
-        then after: ((Element) throws -> Bool)?
-    ) -> AnyObserver<Source> {
-        AnyObserver { event in
-            switch event {
-            case .next(let element):
-                if subscription.isDisposed { return }
-                do {
-                    if let result = try mapStep(element, before, transform, after) {
-                        next(result)
-                    }
-                } catch {
-                    finish(.error(error))
+    init(
+        handlers: SubscribeHandlers<Element>,
+        onDisposed: (() -> Void)?,
+        before: ((Source) throws -> Bool)?,
+        transform: @escaping (Source) throws -> Element,
+        after: ((Element) throws -> Bool)?
+    ) {
+        self.before = before
+        self.transform = transform
+        self.after = after
+        super.init(handlers: handlers, onDisposed: onDisposed)
+    }
+
+    @inlinable
+    func onSource(_ event: Event<Source>) {
+        switch event {
+        case .next(let element):
+            if isDisposed { return }
+            do {
+                if let result = try mapStep(element, before, transform, after) {
+                    next(result)
                 }
-            case .error(let error):
+            } catch {
                 finish(.error(error))
-            case .completed:
-                finish(.completed)
             }
+        case .error(let error):
+            finish(.error(error))
+        case .completed:
+            finish(.completed)
         }
+    }
+
+    /// Subscribes to `source`, running the step on its elements.
+    @inlinable
+    func start(_ source: Observable<Source>) -> Disposable {
+        setUpstream(source.subscribe(sink: AnyObserver { self.onSource($0) }))
+        return self
     }
 }

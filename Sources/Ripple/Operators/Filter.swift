@@ -16,8 +16,8 @@ extension ObservableType {
     @inlinable
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
-        if let fusion = (source as? Producer<Element>)?.fusion {
-            return fusion.appendingFilter(predicate)
+        if let fusible = source as? FusibleProducer<Element> {
+            return fusible.fusion.appendingFilter(fusible, predicate)
         }
         return source.filtered(predicate)
     }
@@ -89,17 +89,24 @@ extension Observable {
     @inlinable
     @inline(never)
     final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        // As in `fusedMap`: closures that capture only `step` need no context
-        // allocation of their own (two allocations per `filter` instead of four).
-        let step = FilterStep(source: self, predicate: predicate)
+        // As in `fusedMap`: functions that capture nothing and read the producer's
+        // fields; one allocation per `filter`.
         let fusion = OperatorFusion<Element>(
-            appendingFilter: { next in step.source.filtered { try step.predicate($0) && next($0) } },
-            filter: (self, predicate),
-            subscribeHandlers: { handlers in
-                step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
+            appendingFilter: { producer, next in
+                let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
+                let predicate = step.predicate
+                return step.source.filtered { try predicate($0) && next($0) }
+            },
+            subscribeHandlers: { producer, handlers, onDisposed in
+                let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
+                return StepHandlerSubscription(
+                    handlers: handlers, onDisposed: onDisposed,
+                    before: step.predicate, transform: { $0 }, after: nil
+                ).start(step.source)
             }
         )
-        return Producer(fusion: fusion) { observer in
+        return FilterProducer(source: self, predicate: predicate, fusion: fusion) { producer, observer in
+            let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
             let sink = FilterSink(predicate: step.predicate, observer: observer)
             sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -107,18 +114,25 @@ extension Observable {
     }
 }
 
-/// The source and predicate of a `filter`, shared by the operator's closures.
+/// The observable of `filter` (see ``Observable/filtered(_:)``): its source and
+/// predicate as fields, which a following `map` joins (``FilterMapSink``).
 @usableFromInline
-final class FilterStep<Element> {
+final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendable {
     @usableFromInline
     let source: Observable<Element>
     @usableFromInline
     let predicate: (Element) throws -> Bool
 
     @inlinable
-    init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
+    init(
+        source: Observable<Element>,
+        predicate: @escaping (Element) throws -> Bool,
+        fusion: OperatorFusion<Element>,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
         self.source = source
         self.predicate = predicate
+        super.init(fusion: fusion, subscribeHandler)
     }
 }
 

@@ -11,8 +11,21 @@
 /// schedulers (`observe(on:)`, `subscribe(on:)`) decide on which thread they are
 /// delivered. The README's “Threads, re-entrancy and Swift 6” gives the reasoning.
 public class Observable<Element>: ObservableType, @unchecked Sendable {
+    /// Which fusible operator this is (see ``FusibleProducer``), so that `map`,
+    /// `filter` and `subscribe(onNext:...)` recognise one with a load instead of a
+    /// dynamic cast.
+    @usableFromInline
+    final let fusionKind: FusionKind
+
     @inlinable
     init() {
+        fusionKind = .none
+        Resources.incrementTotal()
+    }
+
+    @inlinable
+    init(fusionKind: FusionKind) {
+        self.fusionKind = fusionKind
         Resources.incrementTotal()
     }
 
@@ -89,9 +102,12 @@ class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
     let subscribeHandler: (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
 
     @inlinable
-    init(_ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?) {
+    init(
+        fusionKind: FusionKind = .none,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
         self.subscribeHandler = subscribeHandler
-        super.init()
+        super.init(fusionKind: fusionKind)
     }
 
     @inlinable
@@ -104,28 +120,40 @@ class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
 /// `map` applied next can join them instead of adding an operator (one sink
 /// instead of two, one hop fewer per element), and so that
 /// `subscribe(onNext:onError:onCompleted:onDisposed:)` can run their step in its
-/// own observer. Like ``FieldProducer``'s subscription function, these functions
+/// own closure. Like ``FieldProducer``'s subscription function, these functions
 /// capture nothing and receive the producer.
 @usableFromInline
 struct OperatorFusion<Element> {
-    /// Builds this stream followed by `filter(predicate)` as a single operator.
+    /// Builds this stream followed by `filter(predicate)` as a single operator; in
+    /// place when the producer is uniquely referenced (`isUnique`).
     @usableFromInline
-    let appendingFilter: (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
+    let appendingFilter: (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
 
     /// Subscribes the handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`
     /// to this stream with the operator's step run in the handlers' own observer:
     /// no sink object and one hop fewer per element.
     @usableFromInline
-    let subscribeHandlers: (FusibleProducer<Element>, SubscribeHandlers<Element>, _ onDisposed: (() -> Void)?) -> Disposable
+    let subscribeHandlers: (FusibleProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
 
     @inlinable
     init(
-        appendingFilter: @escaping (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
-        subscribeHandlers: @escaping (FusibleProducer<Element>, SubscribeHandlers<Element>, _ onDisposed: (() -> Void)?) -> Disposable
+        appendingFilter: @escaping (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
+        subscribeHandlers: @escaping (FusibleProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
     ) {
         self.appendingFilter = appendingFilter
         self.subscribeHandlers = subscribeHandlers
     }
+}
+
+/// What ``Observable/fusionKind`` says an observable is.
+@usableFromInline
+enum FusionKind: UInt8 {
+    /// Not a `map` or `filter`.
+    case none
+    /// A ``MapProducer``.
+    case map
+    /// A ``FilterProducer``.
+    case filter
 }
 
 /// The base of `map`'s and `filter`'s observables (``MapProducer``,
@@ -137,11 +165,12 @@ class FusibleProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
 
     @inlinable
     init(
+        kind: FusionKind,
         fusion: OperatorFusion<Element>,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.fusion = fusion
-        super.init(subscribeHandler)
+        super.init(fusionKind: kind, subscribeHandler)
     }
 }
 
@@ -176,9 +205,15 @@ final class ClosureSubscription: SubscriptionBase, @unchecked Sendable {
     @exclusivity(unchecked)
     final var onDisposed: (() -> Void)?
 
+    /// Where `subscribe(onNext:...)` without an `onError` was called, for
+    /// ``Hooks/defaultErrorHandler`` (empty unless call stacks are recorded).
+    @usableFromInline
+    let callStack: [String]
+
     @inlinable
-    init(onDisposed: (() -> Void)?) {
+    init(onDisposed: (() -> Void)?, callStack: [String] = []) {
         self.onDisposed = onDisposed
+        self.callStack = callStack
         super.init()
     }
 

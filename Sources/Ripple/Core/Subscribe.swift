@@ -36,18 +36,29 @@ extension ObservableType {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let handlers = SubscribeHandlers(
-            onNext: onNext, onError: onError, onCompleted: onCompleted,
-            callStack: onError == nil ? Hooks.captureCallStackIfNeeded() : []
+            subscription: ClosureSubscription(
+                onDisposed: onDisposed,
+                callStack: onError == nil ? Hooks.captureCallStackIfNeeded() : []
+            ),
+            onNext: onNext, onError: onError, onCompleted: onCompleted
         )
         let source = asObservable()
-        // A `map`/`filter` runs its step in the subscription's own observer: no sink.
-        if let fusible = source as? FusibleProducer<Element> {
-            return fusible.fusion.subscribeHandlers(fusible, handlers, onDisposed)
+        // A `map`/`filter` runs its step in the handlers' own closure: no sink.
+        if source.fusionKind != .none {
+            let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
+            handlers.subscription.setUpstream(fusible.fusion.subscribeHandlers(fusible, handlers))
+            return handlers.subscription
         }
-        let subscription = HandlerSubscription(handlers: handlers, onDisposed: onDisposed)
-        // Captures one object, which Swift then uses as the closure's context.
-        subscription.setUpstream(source.subscribe(sink: AnyObserver { subscription.on($0) }))
-        return subscription
+        let observer = AnyObserver<Element> { event in
+            switch event {
+            case .next(let element):
+                handlers.next(element)
+            case .error, .completed:
+                handlers.finish(event)
+            }
+        }
+        handlers.subscription.setUpstream(source.subscribe(sink: observer))
+        return handlers.subscription
     }
 
     /// Subscribes handlers that receive `object` as their first argument.
@@ -93,146 +104,85 @@ extension ObservableType {
     }
 }
 
-/// The handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`, stored
-/// in the subscription it returns (``HandlerSubscription``). Immutable, so that
-/// no event ever races with a write.
+/// The handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)` and the
+/// subscription it returns. A value captured by the observer closure (immutable,
+/// so that no event ever races with a write), or by a fused `map`/`filter` step
+/// (see ``OperatorFusion/subscribeHandlers``).
 @usableFromInline
 struct SubscribeHandlers<Element> {
+    @usableFromInline
+    let subscription: ClosureSubscription
     @usableFromInline
     let onNext: ((Element) -> Void)?
     @usableFromInline
     let onError: ((Swift.Error) -> Void)?
     @usableFromInline
     let onCompleted: (() -> Void)?
-    @usableFromInline
-    let callStack: [String]
 
     @inlinable
     init(
+        subscription: ClosureSubscription,
         onNext: ((Element) -> Void)?,
         onError: ((Swift.Error) -> Void)?,
-        onCompleted: (() -> Void)?,
-        callStack: [String]
+        onCompleted: (() -> Void)?
     ) {
+        self.subscription = subscription
         self.onNext = onNext
         self.onError = onError
         self.onCompleted = onCompleted
-        self.callStack = callStack
-    }
-}
-
-/// The subscription `subscribe(onNext:onError:onCompleted:onDisposed:)` returns.
-/// It holds the handlers itself, so that the observer closure captures this one
-/// object and needs no context of its own: one allocation per subscription. It
-/// holds the upstream chain only until it is disposed or the stream terminates, so
-/// a subscription kept in a ``DisposeBag`` after its stream ended retains nothing
-/// but its handlers.
-@usableFromInline
-class HandlerSubscription<Element>: SubscriptionBase, @unchecked Sendable {
-    @usableFromInline
-    let handlers: SubscribeHandlers<Element>
-
-    /// Set in `init`, read once by `disposeResources()`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var onDisposed: (() -> Void)?
-
-    @inlinable
-    init(handlers: SubscribeHandlers<Element>, onDisposed: (() -> Void)?) {
-        self.handlers = handlers
-        self.onDisposed = onDisposed
-        super.init()
     }
 
-    @inlinable
-    final func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            next(element)
-        case .error, .completed:
-            finish(event)
-        }
-    }
-
+    /// Hands `element` to `onNext` unless the subscription was disposed.
     @inlinable
     @inline(__always)
-    final func next(_ element: Element) {
-        if !isDisposed {
-            handlers.onNext?(element)
+    func next(_ element: Element) {
+        if !subscription.isDisposed {
+            onNext?(element)
         }
     }
 
+    /// Handles a terminal event (`.next` is ignored), then disposes.
     @inlinable
     @inline(never)
-    final func finish(_ event: Event<Element>) {
-        if isDisposed { return }
+    func finish(_ event: Event<Element>) {
+        if subscription.isDisposed { return }
         switch event {
         case .next:
             return
         case .error(let error):
-            Hooks.report(error, to: handlers.onError, callStack: handlers.callStack)
+            Hooks.report(error, to: onError, callStack: subscription.callStack)
         case .completed:
-            handlers.onCompleted?()
+            onCompleted?()
         }
-        dispose()
+        subscription.dispose()
     }
 
-    @usableFromInline
-    override func disposeResources() {
-        let action = onDisposed
-        onDisposed = nil
-        action?()
-    }
-}
-
-/// The subscription of `subscribe(onNext:...)` on a `map`/`filter`: it runs the
-/// operator's step (see ``mapStep(_:_:_:_:)``) on the source's elements itself.
-@usableFromInline
-final class StepHandlerSubscription<Source, Element>: HandlerSubscription<Element>, @unchecked Sendable {
-    @usableFromInline
-    let before: ((Source) throws -> Bool)?
-    @usableFromInline
-    let transform: (Source) throws -> Element
-    @usableFromInline
-    let after: ((Element) throws -> Bool)?
-
+    /// An observer of the upstream of a fused `filter(before).map(transform)
+    /// .filter(after)` (see ``mapStep(_:_:_:_:)``) that calls the handlers itself:
+    /// one closure call per element instead of two. An error thrown by a predicate
+    /// or the transform ends the stream.
     @inlinable
-    init(
-        handlers: SubscribeHandlers<Element>,
-        onDisposed: (() -> Void)?,
-        before: ((Source) throws -> Bool)?,
-        transform: @escaping (Source) throws -> Element,
-        after: ((Element) throws -> Bool)?
-    ) {
-        self.before = before
-        self.transform = transform
-        self.after = after
-        super.init(handlers: handlers, onDisposed: onDisposed)
-    }
-
-    @inlinable
-    func onSource(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            if isDisposed { return }
-            do {
-                if let result = try mapStep(element, before, transform, after) {
-                    next(result)
+    func observer<Source>(
+        filter before: ((Source) throws -> Bool)?,
+        _ transform: @escaping (Source) throws -> Element,
+        then after: ((Element) throws -> Bool)?
+    ) -> AnyObserver<Source> {
+        AnyObserver { event in
+            switch event {
+            case .next(let element):
+                if subscription.isDisposed { return }
+                do {
+                    if let result = try mapStep(element, before, transform, after) {
+                        next(result)
+                    }
+                } catch {
+                    finish(.error(error))
                 }
-            } catch {
+            case .error(let error):
                 finish(.error(error))
+            case .completed:
+                finish(.completed)
             }
-        case .error(let error):
-            finish(.error(error))
-        case .completed:
-            finish(.completed)
         }
-    }
-
-    /// Subscribes to `source`, running the step on its elements.
-    @inlinable
-    func start(_ source: Observable<Source>) -> Disposable {
-        setUpstream(source.subscribe(sink: AnyObserver { self.onSource($0) }))
-        return self
     }
 }

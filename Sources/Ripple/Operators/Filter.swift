@@ -14,12 +14,18 @@ extension ObservableType {
     /// each run as a single step per element, with the same results, errors and
     /// disposal as the separate operators.
     @inlinable
-    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    public consuming func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
-        if let fusible = source as? FusibleProducer<Element> {
-            return fusible.fusion.appendingFilter(fusible, predicate)
+        _ = consume self
+        guard source.fusionKind != .none else {
+            return source.filtered(predicate)
         }
-        return source.filtered(predicate)
+        // `consuming` lets a chain built in one expression (`x.map { }.filter { }`)
+        // hand over its only reference to the `map`: then the `map` becomes the
+        // fused operator in place instead of being copied into a new one.
+        var fusible = unsafeDowncast(consume source, to: FusibleProducer<Element>.self)
+        let isUnique = isKnownUniquelyReferenced(&fusible)
+        return fusible.fusion.appendingFilter(fusible, isUnique, predicate)
     }
 
     /// Drops every element and passes on only the terminal event.
@@ -92,17 +98,18 @@ extension Observable {
         // As in `fusedMap`: functions that capture nothing and read the producer's
         // fields; one allocation per `filter`.
         let fusion = OperatorFusion<Element>(
-            appendingFilter: { producer, next in
+            appendingFilter: { producer, isUnique, next in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
                 let predicate = step.predicate
+                if isUnique {
+                    step.predicate = { try predicate($0) && next($0) }
+                    return step
+                }
                 return step.source.filtered { try predicate($0) && next($0) }
             },
-            subscribeHandlers: { producer, handlers, onDisposed in
+            subscribeHandlers: { producer, handlers in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
-                return StepHandlerSubscription(
-                    handlers: handlers, onDisposed: onDisposed,
-                    before: step.predicate, transform: { $0 }, after: nil
-                ).start(step.source)
+                return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
             }
         )
         return FilterProducer(source: self, predicate: predicate, fusion: fusion) { producer, observer in
@@ -120,8 +127,11 @@ extension Observable {
 final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendable {
     @usableFromInline
     let source: Observable<Element>
+    /// Changed only while this object is known to be uniquely referenced (an
+    /// in-place fusion, see `filter(_:)`), so never while anyone can read it.
     @usableFromInline
-    let predicate: (Element) throws -> Bool
+    @exclusivity(unchecked)
+    final var predicate: (Element) throws -> Bool
 
     @inlinable
     init(
@@ -132,7 +142,7 @@ final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendab
     ) {
         self.source = source
         self.predicate = predicate
-        super.init(fusion: fusion, subscribeHandler)
+        super.init(kind: .filter, fusion: fusion, subscribeHandler)
     }
 }
 

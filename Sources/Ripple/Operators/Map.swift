@@ -15,7 +15,8 @@ extension ObservableType {
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()
-        if let filter = source as? FilterProducer<Element> {
+        if source.fusionKind == .filter {
+            let filter = unsafeDowncast(source, to: FilterProducer<Element>.self)
             return filter.source.fusedMap(filter: filter.predicate, transform, then: nil)
         }
         return source.fusedMap(filter: nil, transform, then: nil)
@@ -59,19 +60,20 @@ extension Observable {
         // captured the four values cost a context each; measured with
         // `ripple-compare --instructions`, `build-3-*` rows.
         let fusion = OperatorFusion<Result>(
-            appendingFilter: { producer, next in
+            appendingFilter: { producer, isUnique, next in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
                 guard let after = step.after else {
+                    if isUnique {
+                        step.after = next
+                        return step
+                    }
                     return step.source.fusedMap(filter: step.before, step.transform, then: next)
                 }
                 return step.source.fusedMap(filter: step.before, step.transform, then: { try after($0) && next($0) })
             },
-            subscribeHandlers: { producer, handlers, onDisposed in
+            subscribeHandlers: { producer, handlers in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
-                return StepHandlerSubscription(
-                    handlers: handlers, onDisposed: onDisposed,
-                    before: step.before, transform: step.transform, after: step.after
-                ).start(step.source)
+                return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
             }
         )
         // One sink class per shape, so that the common ones (`map`, `map.filter`)
@@ -106,8 +108,11 @@ final class MapProducer<Source, Result>: FusibleProducer<Result>, @unchecked Sen
     let before: ((Source) throws -> Bool)?
     @usableFromInline
     let transform: (Source) throws -> Result
+    /// Set only while this object is known to be uniquely referenced (an in-place
+    /// fusion, see `filter(_:)`), so never while anyone can read it.
     @usableFromInline
-    let after: ((Result) throws -> Bool)?
+    @exclusivity(unchecked)
+    final var after: ((Result) throws -> Bool)?
 
     @inlinable
     init(
@@ -122,7 +127,7 @@ final class MapProducer<Source, Result>: FusibleProducer<Result>, @unchecked Sen
         self.before = before
         self.transform = transform
         self.after = after
-        super.init(fusion: fusion, subscribeHandler)
+        super.init(kind: .map, fusion: fusion, subscribeHandler)
     }
 }
 

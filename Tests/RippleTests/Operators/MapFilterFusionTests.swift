@@ -169,6 +169,50 @@ final class MapFilterFusionTests: RippleTestCase {
         [a, b, c].forEach { $0.dispose() }
     }
 
+    /// `filter` is `consuming`: a `map` or `filter` that nothing else references
+    /// any more (a chain built in one expression) becomes the fused operator in
+    /// place, without a second observable. The weak reference only watches which
+    /// object comes back; it does not count as a reference.
+    func testAnUnsharedMapOrFilterIsFusedInPlace() {
+        let subject = PublishSubject<Int>()
+        var mapped: Observable<Int>? = subject.map { $0 * 10 }
+        weak var watchedMap = mapped
+        let mapFiltered = mapped.take()!.filter { $0 > 10 }
+        XCTAssertTrue(mapFiltered === watchedMap)
+
+        var filtered: Observable<Int>? = subject.filter { $0 > 1 }
+        weak var watchedFilter = filtered
+        let filteredTwice = filtered.take()!.filter { $0 < 4 }
+        XCTAssertTrue(filteredTwice === watchedFilter)
+
+        let (tens, a) = record(mapFiltered)
+        let (middle, b) = record(filteredTwice)
+        for value in 1...4 { subject.onNext(value) }
+        subject.onCompleted()
+        XCTAssertEqual(tens.values, [.next(20), .next(30), .next(40), .completed])
+        XCTAssertEqual(middle.values, [.next(2), .next(3), .completed])
+        [a, b].forEach { $0.dispose() }
+    }
+
+    /// A `map` still referenced elsewhere is copied, never changed: the other
+    /// holder keeps the unfiltered stream, and each `filter` gets its own.
+    func testASharedMapIsNeverChangedInPlace() {
+        let subject = PublishSubject<Int>()
+        let mapped = subject.map { $0 * 10 }
+        let large = mapped.filter { $0 > 20 }
+        let small = mapped.filter { $0 < 20 }
+        XCTAssertFalse(large === mapped)
+        XCTAssertFalse(small === mapped)
+        let (all, a) = record(mapped)
+        let (big, b) = record(large)
+        let (little, c) = record(small)
+        for value in 1...3 { subject.onNext(value) }
+        XCTAssertEqual(all.values, [.next(10), .next(20), .next(30)])
+        XCTAssertEqual(big.values, [.next(30)])
+        XCTAssertEqual(little.values, [.next(10)])
+        [a, b, c].forEach { $0.dispose() }
+    }
+
     func testDisposingFromOnNextStopsTransformAndPredicate() {
         let subject = PublishSubject<Int>()
         let transformed = Recorder<Int>()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Converts between a virtual clock and real time for a ``VirtualTimeScheduler``.
 public protocol VirtualTimeConverterType {
@@ -50,14 +51,15 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     /// A length of virtual time.
     public typealias VirtualTimeInterval = Converter.VirtualTimeIntervalUnit
 
-    private struct State {
-        var clock: VirtualTime
-        var running = false
-        var nextID = 0
-        var queue: PriorityQueue<VirtualSchedulerItem<VirtualTime>>
-    }
+    /// Guarded by `state`'s lock: read and written only inside `state.withLock`.
+    /// Kept out of ``VirtualTimeSchedulerState`` so that the state is not generic:
+    /// this class's methods run unspecialised (they are reached through
+    /// `SchedulerType`), and a generic state type costs a run-time metadata lookup
+    /// on every lock round trip.
+    @exclusivity(unchecked)
+    private var lockedClock: VirtualTime
 
-    private let state: LockedState<State>
+    private let state: LockedState<VirtualTimeSchedulerState>
 
     /// The converter between virtual and real time.
     public let converter: Converter
@@ -65,11 +67,14 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     /// A scheduler whose clock starts at `initialClock`.
     public init(initialClock: VirtualTime, converter: Converter) {
         self.converter = converter
+        lockedClock = initialClock
         let compare = converter.compareVirtualTime
-        state = LockedState(State(
-            clock: initialClock,
+        state = LockedState(VirtualTimeSchedulerState(
             queue: PriorityQueue { lhs, rhs in
-                switch compare(lhs.time, rhs.time) {
+                // Every item in this scheduler's queue is a `VirtualSchedulerItem<VirtualTime>`.
+                let left = unsafeDowncast(lhs, to: VirtualSchedulerItem<VirtualTime>.self)
+                let right = unsafeDowncast(rhs, to: VirtualSchedulerItem<VirtualTime>.self)
+                switch compare(left.time, right.time) {
                 case .lessThan: return true
                 case .greaterThan: return false
                 case .equal: return lhs.id < rhs.id
@@ -81,8 +86,8 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     deinit {
         // Pending work refers to the disposables returned for it; cancel it so that
         // nothing outlives the scheduler.
-        let pending = state.withLock { state -> [VirtualSchedulerItem<VirtualTime>] in
-            var items: [VirtualSchedulerItem<VirtualTime>] = []
+        let pending = state.withLock { state -> [VirtualSchedulerItemBase] in
+            var items: [VirtualSchedulerItemBase] = []
             while let item = state.queue.dequeue() { items.append(item) }
             return items
         }
@@ -96,7 +101,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
 
     /// The current virtual time.
     public var clock: VirtualTime {
-        state.withLock { $0.clock }
+        state.withLock { _ in lockedClock }
     }
 
     /// Schedules `action` to run as soon as possible on the virtual clock.
@@ -128,7 +133,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         _ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
         let compositeDisposable = CompositeDisposable()
-        let item = self.state.withLock { schedulerState -> VirtualSchedulerItem<VirtualTime> in
+        let item = self.state.withLock { schedulerState -> VirtualSchedulerItemBase in
             let item = VirtualSchedulerItem(
                 action: {
                     _ = compositeDisposable.insert(action(state))
@@ -171,7 +176,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
             reportMisuse("VirtualTimeScheduler.start() called while the scheduler is already running (from one of its scheduled actions); the call does nothing.")
             return
         }
-        while let next = takeNext(notAfter: nil) {
+        while let next = takeNext(isAfterLimit: { _ in false }) {
             next.invoke()
             if !isRunning { break }
         }
@@ -192,13 +197,15 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
             reportMisuse("VirtualTimeScheduler.advanceTo(\(virtualTime)) called while the scheduler is already running (from one of its scheduled actions); the call does nothing.")
             return
         }
-        while let next = takeNext(notAfter: virtualTime) {
+        let converter = converter
+        let isAfterLimit = { (time: VirtualTime) in converter.compareVirtualTime(time, virtualTime).greaterThan }
+        while let next = takeNext(isAfterLimit: isAfterLimit) {
             next.invoke()
             if !isRunning { break }
         }
         state.withLock {
-            if converter.compareVirtualTime(virtualTime, $0.clock).greaterThan {
-                $0.clock = virtualTime
+            if converter.compareVirtualTime(virtualTime, lockedClock).greaterThan {
+                lockedClock = virtualTime
             }
             $0.running = false
         }
@@ -207,12 +214,12 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     /// Moves the clock forward by `virtualInterval` without running anything. A
     /// negative interval is reported and ignored.
     public func sleep(_ virtualInterval: VirtualTimeInterval) {
-        let movedBack = state.withLock { state -> Bool in
-            let sleepTo = converter.offsetVirtualTime(state.clock, offset: virtualInterval)
-            if converter.compareVirtualTime(sleepTo, state.clock).lessThan {
+        let movedBack = state.withLock { _ -> Bool in
+            let sleepTo = converter.offsetVirtualTime(lockedClock, offset: virtualInterval)
+            if converter.compareVirtualTime(sleepTo, lockedClock).lessThan {
                 return true
             }
-            state.clock = sleepTo
+            lockedClock = sleepTo
             return false
         }
         if movedBack {
@@ -238,21 +245,27 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         }
     }
 
-    /// Removes the next live item (due no later than `limit`) and moves the clock to
-    /// its time.
-    private func takeNext(notAfter limit: VirtualTime?) -> VirtualSchedulerItem<VirtualTime>? {
+    /// Removes the next live item (unless its time `isAfterLimit`) and moves the
+    /// clock to its time.
+    ///
+    /// Works on ``VirtualSchedulerItemBase`` (not generic) and takes the limit as a
+    /// closure rather than an optional time: this code runs unspecialised, and
+    /// `Optional<VirtualSchedulerItem<VirtualTime>>` or `Optional<VirtualTime>` each
+    /// cost a run-time metadata lookup per use.
+    private func takeNext(isAfterLimit: (VirtualTime) -> Bool) -> VirtualSchedulerItemBase? {
         state.withLock { state in
             while let front = state.queue.peek() {
                 if front.isDisposed {
                     _ = state.queue.dequeue()
                     continue
                 }
-                if let limit, converter.compareVirtualTime(front.time, limit).greaterThan {
+                let time = unsafeDowncast(front, to: VirtualSchedulerItem<VirtualTime>.self).time
+                if isAfterLimit(time) {
                     return nil
                 }
                 _ = state.queue.dequeue()
-                if converter.compareVirtualTime(front.time, state.clock).greaterThan {
-                    state.clock = front.time
+                if converter.compareVirtualTime(time, lockedClock).greaterThan {
+                    lockedClock = time
                 }
                 return front
             }
@@ -265,39 +278,66 @@ extension VirtualTimeScheduler: CustomDebugStringConvertible {
     /// The clock and the pending work.
     public var debugDescription: String {
         state.withLock { state in
-            "VirtualTimeScheduler(clock: \(state.clock), pending: \(state.queue.count))"
+            "VirtualTimeScheduler(clock: \(lockedClock), pending: \(state.queue.count))"
         }
     }
+}
+
+/// The state of a ``VirtualTimeScheduler`` behind its lock. Not generic, and not
+/// nested in the generic class (which would make it generic): see `lockedClock`.
+struct VirtualTimeSchedulerState {
+    var running = false
+    var nextID = 0
+    var queue: PriorityQueue<VirtualSchedulerItemBase>
 }
 
 /// A unit of work on the virtual clock. It drops its action once run or disposed,
 /// so that the action (which refers back to the disposable returned for it) does
 /// not keep itself alive.
-final class VirtualSchedulerItem<Time>: Cancelable, @unchecked Sendable {
-    let time: Time
+///
+/// Whoever first sets `taken` (`invoke()` or `dispose()`) owns `action` from then
+/// on; nobody else reads or writes it, so it needs no lock.
+class VirtualSchedulerItemBase: Cancelable, @unchecked Sendable {
     let id: Int
-    private let action: LockedState<(() -> Void)?>
+    private let taken = Atomic<Bool>(false)
+    @exclusivity(unchecked)
+    private var action: (() -> Void)?
 
-    init(action: @escaping () -> Void, time: Time, id: Int) {
-        self.action = LockedState(action)
-        self.time = time
+    init(action: @escaping () -> Void, id: Int) {
+        self.action = action
         self.id = id
     }
 
-    var isDisposed: Bool {
-        action.withLock { $0 == nil }
+    /// Run or disposed.
+    final var isDisposed: Bool {
+        taken.load(ordering: .acquiring)
     }
 
-    func invoke() {
-        let action = self.action.withLock { action -> (() -> Void)? in
-            defer { action = nil }
-            return action
+    private final func take() -> (() -> Void)? {
+        guard taken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return nil
         }
-        action?()
+        let action = self.action
+        self.action = nil
+        return action
     }
 
-    func dispose() {
-        action.withLock { $0 = nil }
+    final func invoke() {
+        take()?()
+    }
+
+    final func dispose() {
+        _ = take()
+    }
+}
+
+/// A ``VirtualSchedulerItemBase`` with its due time.
+final class VirtualSchedulerItem<Time>: VirtualSchedulerItemBase, @unchecked Sendable {
+    let time: Time
+
+    init(action: @escaping () -> Void, time: Time, id: Int) {
+        self.time = time
+        super.init(action: action, id: id)
     }
 }
 

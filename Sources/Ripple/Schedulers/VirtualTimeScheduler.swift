@@ -132,21 +132,12 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     public func scheduleAbsoluteVirtual<StateType>(
         _ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let compositeDisposable = CompositeDisposable()
-        let item = self.state.withLock { schedulerState -> VirtualSchedulerItemBase in
-            let item = VirtualSchedulerItem(
-                action: {
-                    _ = compositeDisposable.insert(action(state))
-                },
-                time: time,
-                id: schedulerState.nextID
-            )
+        self.state.withLock { schedulerState -> VirtualSchedulerItemBase in
+            let item = VirtualSchedulerItem(action: { _ in action(state) }, time: time, id: schedulerState.nextID)
             schedulerState.nextID += 1
             schedulerState.queue.enqueue(item)
             return item
         }
-        _ = compositeDisposable.insert(item)
-        return compositeDisposable
     }
 
     /// Adjusts the time at which relative work is scheduled. The default returns
@@ -255,7 +246,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     private func takeNext(isAfterLimit: (VirtualTime) -> Bool) -> VirtualSchedulerItemBase? {
         state.withLock { state in
             while let front = state.queue.peek() {
-                if front.isDisposed {
+                if front.isTaken {
                     _ = state.queue.dequeue()
                     continue
                 }
@@ -291,29 +282,32 @@ struct VirtualTimeSchedulerState {
     var queue: PriorityQueue<VirtualSchedulerItemBase>
 }
 
-/// A unit of work on the virtual clock. It drops its action once run or disposed,
-/// so that the action (which refers back to the disposable returned for it) does
-/// not keep itself alive.
+/// A unit of work on the virtual clock, and the disposable returned for it: its
+/// `dispose()` cancels the action if it has not run, and disposes what the action
+/// returned if it has (``SubscriptionBase`` does the latter, whichever comes
+/// first). It drops its action once run or disposed, so that the action (which
+/// may refer back to this disposable) does not keep itself alive.
 ///
 /// Whoever first sets `taken` (`invoke()` or `dispose()`) owns `action` from then
 /// on; nobody else reads or writes it, so it needs no lock.
-class VirtualSchedulerItemBase: Cancelable, @unchecked Sendable {
+class VirtualSchedulerItemBase: SubscriptionBase, @unchecked Sendable {
     let id: Int
     private let taken = Atomic<Bool>(false)
     @exclusivity(unchecked)
-    private var action: (() -> Void)?
+    private var action: ((VirtualSchedulerItemBase) -> Disposable)?
 
-    init(action: @escaping () -> Void, id: Int) {
+    init(action: @escaping (VirtualSchedulerItemBase) -> Disposable, id: Int) {
         self.action = action
         self.id = id
+        super.init()
     }
 
-    /// Run or disposed.
-    final var isDisposed: Bool {
+    /// Run or disposed: the queue drops it.
+    final var isTaken: Bool {
         taken.load(ordering: .acquiring)
     }
 
-    private final func take() -> (() -> Void)? {
+    private final func take() -> ((VirtualSchedulerItemBase) -> Disposable)? {
         guard taken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return nil
         }
@@ -323,10 +317,11 @@ class VirtualSchedulerItemBase: Cancelable, @unchecked Sendable {
     }
 
     final func invoke() {
-        take()?()
+        guard let action = take() else { return }
+        setUpstream(disposable: action(self))
     }
 
-    final func dispose() {
+    override final func disposeResources() {
         _ = take()
     }
 }
@@ -335,7 +330,7 @@ class VirtualSchedulerItemBase: Cancelable, @unchecked Sendable {
 final class VirtualSchedulerItem<Time>: VirtualSchedulerItemBase, @unchecked Sendable {
     let time: Time
 
-    init(action: @escaping () -> Void, time: Time, id: Int) {
+    init(action: @escaping (VirtualSchedulerItemBase) -> Disposable, time: Time, id: Int) {
         self.time = time
         super.init(action: action, id: id)
     }

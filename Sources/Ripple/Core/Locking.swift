@@ -81,7 +81,11 @@ final class LockedState<State>: @unchecked Sendable {
     @usableFromInline
     let lock = PlatformLock()
 
+    /// Accessed only inside `withLock`, which the lock already makes exclusive:
+    /// no dynamic exclusivity check (a runtime call per access in unspecialised
+    /// code).
     @usableFromInline
+    @exclusivity(unchecked)
     var state: State
 
     @inlinable

@@ -63,11 +63,13 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     /// `disposable` as a ``SubscriptionBase``: itself if it is one, else an adapter.
     @usableFromInline
     static func wrap(_ disposable: Disposable) -> SubscriptionBase? {
-        if let subscription = disposable as? SubscriptionBase {
-            return subscription
-        }
+        // `NopDisposable` first: what scheduled actions usually return, and a cast
+        // of a struct to a class asks the runtime for bridging conformances.
         if disposable is NopDisposable {
             return nil
+        }
+        if let subscription = disposable as? SubscriptionBase {
+            return subscription
         }
         return DisposableAdapter(disposable)
     }

@@ -11,6 +11,8 @@ extension ObservableType {
     /// source:                 --1-2-3--------4--|
     /// debounce(3, scheduler): ---------3--------(4|)
     /// ```
+    @inlinable
+    @inline(never)
     public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
         return Producer { observer in
@@ -52,14 +54,21 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 struct DebounceState<Element> {
-    var id: UInt64 = 0
-    var pending: Element?
+    @usableFromInline var id: UInt64 = 0
+    @usableFromInline var pending: Element?
+
+    @inlinable
+    init() {}
 }
 
+@usableFromInline
 final class DebounceSink<Element>: SerializingSink<DebounceState<Element>, Element>, @unchecked Sendable {
+    @usableFromInline
     let timer = SerialDisposable()
 
+    @inlinable
     init(observer: AnyObserver<Element>) {
         super.init(state: DebounceState(), observer: observer)
     }

@@ -20,6 +20,40 @@ final class CollectionsObservableArrayTests: RippleTestCase {
         subscription.dispose()
     }
 
+    /// A single-edit mutation keeps its edit without an array: the change must
+    /// still equal, and hash like, the same change made with an edits array.
+    func testASingleEditChangeEqualsAndHashesLikeOneMadeFromAnArray() {
+        let array = ObservableArray([1, 2])
+        let (changes, subscription) = recordChanges(array)
+        array.append(3)
+        array[0] = 10
+        array.move(from: 0, to: 2)
+        array.insert(0, at: 0)
+        XCTAssertEqual(array.remove(at: 0), 0)
+        let expected = [
+            ArrayChange(elements: [1, 2, 3], edits: [.insert(2)]),
+            ArrayChange(elements: [10, 2, 3], edits: [.update(0)]),
+            ArrayChange(elements: [2, 3, 10], edits: [.move(from: 0, to: 2)]),
+            ArrayChange(elements: [0, 2, 3, 10], edits: [.insert(0)]),
+            ArrayChange(elements: [2, 3, 10], edits: [.delete(0)]),
+        ]
+        let sent = Array(changes.values.dropFirst())
+        XCTAssertEqual(sent, expected)
+        XCTAssertEqual(expected, sent)
+        XCTAssertEqual(sent.map(\.hashValue), expected.map(\.hashValue))
+        XCTAssertEqual(Set(sent + expected).count, expected.count)
+        XCTAssertEqual(sent.map(\.edits), expected.map(\.edits))
+        XCTAssertEqual(sent.map(\.description), expected.map(\.description))
+        XCTAssertNotEqual(sent[0], ArrayChange(elements: [1, 2, 3], edits: [.insert(2), .insert(2)]))
+        XCTAssertNotEqual(sent[0], ArrayChange(elements: [1, 2, 3], edits: []))
+        XCTAssertNotEqual(sent[0], ArrayChange(elements: [1, 2, 3], edits: [.insert(1)]))
+        XCTAssertNotEqual(ArrayChange.initial([1]), ArrayChange(elements: [1], edits: []))
+        var previous = [1, 2]
+        for change in sent { change.apply(to: &previous) }
+        XCTAssertEqual(previous, [2, 3, 10])
+        subscription.dispose()
+    }
+
     func testEachMutationIsOneChangeWithItsEdits() {
         let array = ObservableArray([1, 2, 3])
         let (changes, subscription) = recordChanges(array)

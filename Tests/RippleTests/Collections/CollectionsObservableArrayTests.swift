@@ -291,6 +291,53 @@ final class CollectionsObservableArrayTests: RippleTestCase {
         assertChangeStream(late.values)
     }
 
+    /// With one subscriber the mutating thread delivers without retaining it:
+    /// the re-entrancy rules must hold there too.
+    func testTheOnlySubscriberMutatingFromItsHandlerSeesItsChangeAfterTheCurrentOne() {
+        let array = ObservableArray<Int>()
+        let received = Recorder<ArrayChange<Int>>()
+        let subscription = array.changes.subscribe(onNext: { change in
+            received.append(change)
+            if let last = change.elements.last, last < 3, !change.isInitial { array.append(last + 1) }
+        })
+        array.append(1)
+        XCTAssertEqual(array.value, [1, 2, 3])
+        XCTAssertEqual(received.values.map(\.elements), [[], [1], [1, 2], [1, 2, 3]])
+        assertChangeStream(received.values)
+        subscription.dispose()
+    }
+
+    /// The only subscriber disposing itself from its handler: it is released
+    /// after the delivery that is running (not during it, which would free the
+    /// handler while it runs), and receives nothing more.
+    func testTheOnlySubscriberDisposingItselfIsReleasedAfterTheDelivery() {
+        final class Holder: @unchecked Sendable {
+            var subscription: Disposable?
+        }
+        let array = ObservableArray<Int>()
+        let released = ReleaseFlag()
+        let releasedDuringDelivery = ReleaseFlag()
+        let received = Recorder<ArrayChange<Int>>()
+        let holder = Holder()
+        do {
+            let token = ReleaseToken(released)
+            holder.subscription = array.changes.subscribe(onNext: { change in
+                withExtendedLifetime(token) {}
+                received.append(change)
+                guard !change.isInitial else { return }
+                holder.subscription?.dispose()
+                holder.subscription = nil
+                if released.isSet { releasedDuringDelivery.set() }
+            })
+        }
+        XCTAssertFalse(released.isSet)
+        array.append(1)
+        XCTAssertFalse(releasedDuringDelivery.isSet)
+        XCTAssertTrue(released.isSet)
+        array.append(2)
+        XCTAssertEqual(received.values.map(\.elements), [[], [1]])
+    }
+
     func testSubscribersDoNotKeepTheArrayAlive() {
         weak var weakArray: ObservableArray<Int>?
         var subscription: Disposable?

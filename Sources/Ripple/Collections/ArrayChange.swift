@@ -20,13 +20,18 @@
 public struct ArrayChange<Element> {
     /// The array after the change.
     public let elements: [Element]
-    /// The edits, without an array for the single edit of most mutations (see
-    /// ``StoredEdits``).
+    /// The edits, without an array for the single edit of most mutations, and
+    /// whether the change is initial (see ``StoredEdits``).
     @usableFromInline
     let storedEdits: StoredEdits
+
     /// `true` for the first change of a stream: ``elements`` is the whole
     /// current array, to be displayed as it is (no previous array, no edits).
-    public let isInitial: Bool
+    @inlinable
+    public var isInitial: Bool {
+        if case .initial = storedEdits { return true }
+        return false
+    }
 
     /// The edits from the previous array to ``elements``; empty for an initial change.
     @inlinable
@@ -42,14 +47,13 @@ public struct ArrayChange<Element> {
     public init(elements: [Element], edits: [ArrayEdit]) {
         self.elements = elements
         self.storedEdits = .many(edits)
-        self.isInitial = false
     }
 
+    /// `edits` is ignored for an initial change, which has none.
     @inlinable
     init(elements: [Element], edits: [ArrayEdit], isInitial: Bool) {
         self.elements = elements
-        self.storedEdits = .many(edits)
-        self.isInitial = isInitial
+        self.storedEdits = isInitial ? .initial : .many(edits)
     }
 
     /// A change made of one edit: no array is allocated for it.
@@ -57,7 +61,6 @@ public struct ArrayChange<Element> {
     init(elements: [Element], edit: ArrayEdit) {
         self.elements = elements
         self.storedEdits = .one(edit)
-        self.isInitial = false
     }
 
     /// A change with the edits of another change (``Observable/mapElements(_:)``).
@@ -65,7 +68,6 @@ public struct ArrayChange<Element> {
     init(elements: [Element], storedEdits: StoredEdits) {
         self.elements = elements
         self.storedEdits = storedEdits
-        self.isInitial = false
     }
 
     /// The first change of a stream: the whole of `elements`, no edits.
@@ -125,24 +127,30 @@ public struct ArrayChange<Element> {
 /// The edits of an ``ArrayChange``. Most mutations make one edit: keeping it
 /// inline spares every such change the allocation of a one-element array (an
 /// append was 1 allocation, now 0); ``ArrayChange/edits`` builds the array when
-/// asked.
+/// asked. An initial change (no edits) is a case of its own, which keeps
+/// ``ArrayChange`` two fields wide.
 @usableFromInline
 enum StoredEdits: Sendable {
+    case initial
     case one(ArrayEdit)
     case many([ArrayEdit])
 
     @inlinable
     var array: [ArrayEdit] {
         switch self {
+        case .initial: return []
         case .one(let edit): return [edit]
         case .many(let edits): return edits
         }
     }
 
-    /// The same edits in the same order, however they are stored.
+    /// The same edits in the same order, however they are stored, and both
+    /// initial or neither.
     @inlinable
     static func == (lhs: StoredEdits, rhs: StoredEdits) -> Bool {
         switch (lhs, rhs) {
+        case (.initial, .initial): return true
+        case (.initial, _), (_, .initial): return false
         case (.one(let left), .one(let right)): return left == right
         case (.many(let left), .many(let right)): return left == right
         case (.one(let edit), .many(let edits)), (.many(let edits), .one(let edit)):
@@ -158,7 +166,7 @@ extension ArrayChange: Equatable where Element: Equatable {
     /// three, whichever way the edits are stored).
     @inlinable
     public static func == (lhs: ArrayChange, rhs: ArrayChange) -> Bool {
-        lhs.elements == rhs.elements && lhs.storedEdits == rhs.storedEdits && lhs.isInitial == rhs.isInitial
+        lhs.elements == rhs.elements && lhs.storedEdits == rhs.storedEdits
     }
 }
 

@@ -269,6 +269,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             guard let key = subscription.key else { return nil }
             subscription.key = nil
             guard let removed = state.observers.remove(forKey: key) else { return nil }
+            // Down to one subscriber (or none): drop the tombstones, so that the
+            // one left is found by `mutate` as the only one. The store never
+            // iterates the bag in place, only snapshots of it.
+            if state.observers.count <= 1 { state.observers.compact() }
             // A deliverer may be sending to `removed` without a reference of its
             // own: it releases it after the delivery. The increment comes first so
             // that the deliverer cannot stop (`wip` 1 -> 0) without seeing it.

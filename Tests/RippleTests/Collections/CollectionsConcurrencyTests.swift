@@ -158,11 +158,11 @@ final class CollectionsConcurrencyTests: RippleTestCase {
             }
         }
         var streams: [[ArrayChange<Int>]] = []
-        for _ in 0..<200 {
+        for _ in 0..<50 {
             let recorder = Recorder<ArrayChange<Int>>()
             let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
             let deadline = ContinuousClock.now + .seconds(2)
-            while recorder.values.count < 3 && ContinuousClock.now < deadline { sched_yield() }
+            while recorder.values.count < 2 && ContinuousClock.now < deadline { sched_yield() }
             subscription.dispose()
             streams.append(recorder.values)
         }

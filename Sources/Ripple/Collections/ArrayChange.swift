@@ -20,11 +20,24 @@
 public struct ArrayChange<Element> {
     /// The array after the change.
     public let elements: [Element]
-    /// The edits from the previous array to ``elements``; empty for an initial change.
-    public let edits: [ArrayEdit]
+    /// The edits, without an array for the single edit of most mutations, and
+    /// whether the change is initial (see ``StoredEdits``).
+    @usableFromInline
+    let storedEdits: StoredEdits
+
     /// `true` for the first change of a stream: ``elements`` is the whole
     /// current array, to be displayed as it is (no previous array, no edits).
-    public let isInitial: Bool
+    @inlinable
+    public var isInitial: Bool {
+        if case .initial = storedEdits { return true }
+        return false
+    }
+
+    /// The edits from the previous array to ``elements``; empty for an initial change.
+    @inlinable
+    public var edits: [ArrayEdit] {
+        storedEdits.array
+    }
 
     /// A change to `elements` made of `edits` (not an initial change).
     ///
@@ -33,15 +46,28 @@ public struct ArrayChange<Element> {
     /// `elements`.
     public init(elements: [Element], edits: [ArrayEdit]) {
         self.elements = elements
-        self.edits = edits
-        self.isInitial = false
+        self.storedEdits = .many(edits)
     }
 
+    /// `edits` is ignored for an initial change, which has none.
     @inlinable
     init(elements: [Element], edits: [ArrayEdit], isInitial: Bool) {
         self.elements = elements
-        self.edits = edits
-        self.isInitial = isInitial
+        self.storedEdits = isInitial ? .initial : .many(edits)
+    }
+
+    /// A change made of one edit: no array is allocated for it.
+    @inlinable
+    init(elements: [Element], edit: ArrayEdit) {
+        self.elements = elements
+        self.storedEdits = .one(edit)
+    }
+
+    /// A change with the edits of another change (``Observable/mapElements(_:)``).
+    @inlinable
+    init(elements: [Element], storedEdits: StoredEdits) {
+        self.elements = elements
+        self.storedEdits = storedEdits
     }
 
     /// The first change of a stream: the whole of `elements`, no edits.
@@ -98,9 +124,62 @@ public struct ArrayChange<Element> {
     }
 }
 
+/// The edits of an ``ArrayChange``. Most mutations make one edit: keeping it
+/// inline spares every such change the allocation of a one-element array (an
+/// append was 1 allocation, now 0); ``ArrayChange/edits`` builds the array when
+/// asked. An initial change (no edits) is a case of its own, which keeps
+/// ``ArrayChange`` two fields wide.
+@usableFromInline
+enum StoredEdits: Sendable {
+    case initial
+    case one(ArrayEdit)
+    case many([ArrayEdit])
+
+    @inlinable
+    var array: [ArrayEdit] {
+        switch self {
+        case .initial: return []
+        case .one(let edit): return [edit]
+        case .many(let edits): return edits
+        }
+    }
+
+    /// The same edits in the same order, however they are stored, and both
+    /// initial or neither.
+    @inlinable
+    static func == (lhs: StoredEdits, rhs: StoredEdits) -> Bool {
+        switch (lhs, rhs) {
+        case (.initial, .initial): return true
+        case (.initial, _), (_, .initial): return false
+        case (.one(let left), .one(let right)): return left == right
+        case (.many(let left), .many(let right)): return left == right
+        case (.one(let edit), .many(let edits)), (.many(let edits), .one(let edit)):
+            return edits.count == 1 && edits[0] == edit
+        }
+    }
+}
+
 extension ArrayChange: Sendable where Element: Sendable {}
-extension ArrayChange: Equatable where Element: Equatable {}
-extension ArrayChange: Hashable where Element: Hashable {}
+
+extension ArrayChange: Equatable where Element: Equatable {
+    /// Equal elements, edits and ``isInitial`` (the synthesised comparison of the
+    /// three, whichever way the edits are stored).
+    @inlinable
+    public static func == (lhs: ArrayChange, rhs: ArrayChange) -> Bool {
+        lhs.elements == rhs.elements && lhs.storedEdits == rhs.storedEdits
+    }
+}
+
+extension ArrayChange: Hashable where Element: Hashable {
+    /// Hashes the elements, the edits (as an array) and ``isInitial``, in that
+    /// order, as the synthesised conformance did.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(elements)
+        hasher.combine(edits)
+        hasher.combine(isInitial)
+    }
+}
 
 extension ArrayChange: CustomStringConvertible {
     /// The elements and the edits, for logs and test failures.

@@ -32,6 +32,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     enum Delivery {
         case change(Change, Observers)
         case initial(Change, ChangeSubscription<Change>)
+        /// A subscription removed while somebody delivered: the deliverer may be
+        /// sending to it without holding a reference (see
+        /// ``mutate(_:runsUserCode:_:)``), so it is released after that delivery.
+        case retire(ChangeSubscription<Change>)
     }
 
     @usableFromInline
@@ -111,6 +115,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// after the closure threw, execution went on to deliver a change. Not yet
     /// reduced to a compiler bug report; a small reproduction did not crash.)
     @inlinable
+    @inline(__always)
     func mutate<Result>(
         _ method: StaticString, runsUserCode: Bool = false,
         _ body: (inout Value) -> (change: Change?, result: Result)
@@ -118,26 +123,58 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         checkNotInsideBatch(method)
         let thread = currentThreadID()
         var queued = 0
-        let (result, delivery) = state.withLock { state -> (Result, (Change, Observers)?) in
+        var delivery: Change?
+        var recipients = Recipients.nobody
+        let result = state.withLock { state -> Result in
             if runsUserCode { userCodeThread.store(thread, ordering: .relaxed) }
-            let outcome = body(&state.value)
+            let (madeChange, result) = body(&state.value)
             if runsUserCode { userCodeThread.store(0, ordering: .relaxed) }
-            guard let change = outcome.change else { return (outcome.result, nil) }
-            if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+            guard let change = consume madeChange else { return result }
+            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.change(change, state.observers.values))
                 if state.deliverer != thread { queued = state.queue.count }
-                return (outcome.result, nil)
+                return result
             }
             state.deliverer = thread
-            return (outcome.result, (change, state.observers.values))
+            delivery = consume change
+            if state.observers.values.count == 1 {
+                if let only = state.observers.values[0] { recipients = .sole(Unmanaged.passUnretained(only)) }
+            } else if !state.observers.isEmpty {
+                recipients = .all(state.observers.values)
+            }
+            return result
         }
-        if let (change, observers) = delivery {
-            Self.send(change, to: observers)
+        if let change = consume delivery {
+            // Moved, not copied, into the event, which is built once for
+            // every subscriber: a reference to the change's storage fewer to count.
+            let event = Event.next(consume change)
+            switch consume recipients {
+            case .nobody:
+                break
+            case .sole(let observer):
+                observer._withUnsafeGuaranteedRef { $0.send(event) }
+            case .all(let observers):
+                for case let observer? in observers {
+                    observer.send(event)
+                }
+            }
             drain()
         } else if queued > Self.highWaterMark {
             throttle()
         }
         return result
+    }
+
+    /// Who receives a change that its mutating thread delivers itself.
+    @usableFromInline
+    enum Recipients {
+        case nobody
+        /// The only subscriber, not retained: a subscription removed while its
+        /// store delivers stays in the queue until the delivery is over (see
+        /// ``ChangeStore/remove(_:)``), so it outlives the delivery.
+        case sole(Unmanaged<ChangeSubscription<Change>>)
+        /// A snapshot of the subscribers.
+        case all(Observers)
     }
 
     @inlinable
@@ -153,12 +190,23 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// round trip, the deliverer fell behind two threads mutating in a loop and
     /// the queue grew without bound (measured under ThreadSanitizer).
     @inlinable
+    @inline(__always)
     func drain() {
+        if !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            drainQueue()
+        }
+    }
+
+    /// The loop of ``drain()``, apart so that the common case (nothing queued)
+    /// stays small where it is inlined.
+    @inlinable
+    @inline(never)
+    func drainQueue() {
         while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
             var batch = state.withLock { state -> RingBuffer<Delivery> in
                 let batch = state.queue
                 state.queue = RingBuffer()
-                wip.subtract(batch.count, ordering: .relaxed)
+                wip.wrappingSubtract(batch.count, ordering: .relaxed)
                 return batch
             }
             while let next = batch.popFirst() {
@@ -167,6 +215,8 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                     Self.send(change, to: observers)
                 case .initial(let change, let subscription):
                     subscription.send(change)
+                case .retire:
+                    break  // released here, outside the lock
                 }
             }
         }
@@ -199,7 +249,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         let initial = state.withLock { state -> Change? in
             subscription.key = state.observers.insert(subscription)
             let initial = makeInitial(state.value)
-            if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.initial(initial, subscription))
                 return nil
             }
@@ -218,7 +268,21 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         let removed = state.withLock { state -> ChangeSubscription<Change>? in
             guard let key = subscription.key else { return nil }
             subscription.key = nil
-            return state.observers.remove(forKey: key)
+            guard let removed = state.observers.remove(forKey: key) else { return nil }
+            // Down to one subscriber (or none): drop the tombstones, so that the
+            // one left is found by `mutate` as the only one. The store never
+            // iterates the bag in place, only snapshots of it.
+            if state.observers.count <= 1 { state.observers.compact() }
+            // A deliverer may be sending to `removed` without a reference of its
+            // own: it releases it after the delivery. The increment comes first so
+            // that the deliverer cannot stop (`wip` 1 -> 0) without seeing it.
+            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+                state.queue.append(.retire(removed))
+                return nil
+            }
+            // Nobody delivers, and only a deliverer decrements `wip` outside the lock.
+            wip.wrappingSubtract(1, ordering: .relaxed)
+            return removed
         }
         // Released here, outside the lock: releasing runs the observer's deinit.
         _ = removed
@@ -262,6 +326,15 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     func send(_ change: Change) {
         if !isDisposed {
             observer.on(.next(change))
+        }
+    }
+
+    /// Sends an event that holds a change unless disposed (the fast path of
+    /// ``ChangeStore/mutate(_:runsUserCode:_:)``, which builds the event once).
+    @inlinable
+    func send(_ event: Event<Change>) {
+        if !isDisposed {
+            observer.on(event)
         }
     }
 

@@ -116,7 +116,7 @@ extension ObservableType {
             }
             let mapping = EditMapping.of(change, oldCount: mapped.count, in: "mapElements")
             mapped = try mapping.apply(to: mapped) { try transform(change.elements[$0]) }
-            return ArrayChange(elements: mapped, edits: change.edits, isInitial: false)
+            return ArrayChange(elements: mapped, storedEdits: change.storedEdits)
         }
     }
 

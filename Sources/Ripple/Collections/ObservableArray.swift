@@ -68,7 +68,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
             store.mutate("subscript") { elements in
                 precondition(index >= 0 && index < elements.count, Self.message("subscript", index, elements.count))
                 elements[index] = newValue
-                return (ArrayChange(elements: elements, edits: [.update(index)], isInitial: false), ())
+                return (ArrayChange(elements: elements, edit: .update(index)), ())
             }
         }
     }
@@ -107,7 +107,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     public func append(_ element: Element) {
         store.mutate("append(_:)") { elements in
             elements.append(element)
-            return (ArrayChange(elements: elements, edits: [.insert(elements.count - 1)], isInitial: false), ())
+            return (ArrayChange(elements: elements, edit: .insert(elements.count - 1)), ())
         }
     }
 
@@ -129,7 +129,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
         store.mutate("insert(_:at:)") { elements in
             precondition(index >= 0 && index <= elements.count, Self.message("insert(_:at:)", index, elements.count, end: true))
             elements.insert(element, at: index)
-            return (ArrayChange(elements: elements, edits: [.insert(index)], isInitial: false), ())
+            return (ArrayChange(elements: elements, edit: .insert(index)), ())
         }
     }
 
@@ -153,7 +153,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
         store.mutate("remove(at:)") { elements in
             precondition(index >= 0 && index < elements.count, Self.message("remove(at:)", index, elements.count))
             let removed = elements.remove(at: index)
-            return (ArrayChange(elements: elements, edits: [.delete(index)], isInitial: false), removed)
+            return (ArrayChange(elements: elements, edit: .delete(index)), removed)
         }
     }
 
@@ -205,7 +205,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
             precondition(to >= 0 && to < elements.count, Self.message("move(from:to:)", to, elements.count))
             guard from != to else { return (nil, ()) }
             elements.insert(elements.remove(at: from), at: to)
-            return (ArrayChange(elements: elements, edits: [.move(from: from, to: to)], isInitial: false), ())
+            return (ArrayChange(elements: elements, edit: .move(from: from, to: to)), ())
         }
     }
 

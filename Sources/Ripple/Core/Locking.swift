@@ -81,9 +81,10 @@ final class LockedState<State>: @unchecked Sendable {
     @usableFromInline
     let lock = PlatformLock()
 
-    /// Accessed only inside `withLock`, which the lock already makes exclusive:
-    /// no dynamic exclusivity check (a runtime call per access in unspecialised
-    /// code).
+    /// Accessed only inside ``withLock(_:)``: the lock already makes every access
+    /// exclusive (a nested `withLock` on the same lock would deadlock before it
+    /// could overlap), so the run-time exclusivity check, about 100 instructions
+    /// per access, is left out.
     @usableFromInline
     @exclusivity(unchecked)
     var state: State

@@ -103,6 +103,77 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         }
     }
 
+    /// With one subscriber the mutating thread delivers without retaining it. A
+    /// subscription disposed from another thread during that delivery must stay
+    /// alive until the delivery ends (else its handler is freed while it runs).
+    func testTheOnlySubscriberDisposedFromAnotherThreadOutlivesItsDelivery() {
+        let array = ObservableArray<Int>()
+        let released = ReleaseFlag()
+        let releasedDuringDelivery = ReleaseFlag()
+        let inside = DispatchSemaphore(value: 0)
+        let disposed = DispatchSemaphore(value: 0)
+        let received = Recorder<ArrayChange<Int>>()
+        do {
+            let token = ReleaseToken(released)
+            let subscription = array.changes.subscribe(onNext: { change in
+                withExtendedLifetime(token) {}
+                received.append(change)
+                guard !change.isInitial else { return }
+                inside.signal()
+                disposed.wait()
+                if released.isSet { releasedDuringDelivery.set() }
+            })
+            DispatchQueue.global().async {
+                inside.wait()
+                subscription.dispose()
+                disposed.signal()
+            }
+        }
+        array.append(1)
+        XCTAssertFalse(releasedDuringDelivery.isSet)
+        XCTAssertTrue(released.isSet)
+        array.append(2)
+        XCTAssertEqual(received.values.map(\.elements), [[], [1]])
+        XCTAssertEqual(array.value, [1, 2])
+    }
+
+    /// One subscriber that comes and goes while two threads append: the
+    /// mutating threads switch between delivering to it alone, queuing, and
+    /// delivering to nobody; every stream it sees is consistent.
+    func testTheOnlySubscriberComingAndGoingDuringMutationsSeesConsistentStreams() {
+        let array = ObservableArray<Int>()
+        let stop = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        for thread in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                var index = 0
+                while !stop.load(ordering: .relaxed) {
+                    if array.count > 20 {
+                        array.removeAll()
+                    } else {
+                        array.append(thread * 100_000 + index)
+                    }
+                    index += 1
+                }
+            }
+        }
+        var streams: [[ArrayChange<Int>]] = []
+        for _ in 0..<50 {
+            let recorder = Recorder<ArrayChange<Int>>()
+            let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
+            let deadline = ContinuousClock.now + .seconds(2)
+            while recorder.values.count < 2 && ContinuousClock.now < deadline { sched_yield() }
+            subscription.dispose()
+            streams.append(recorder.values)
+        }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        for stream in streams {
+            XCTAssertEqual(stream.filter(\.isInitial).count, 1)
+            assertChangeStream(stream)
+        }
+    }
+
     func testReadersSeeWholeMutationsOnly() {
         let array = ObservableArray<Int>()
         let torn = Atomic<Int>(0)

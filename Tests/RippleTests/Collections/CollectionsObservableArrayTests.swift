@@ -20,6 +20,40 @@ final class CollectionsObservableArrayTests: RippleTestCase {
         subscription.dispose()
     }
 
+    /// A single-edit mutation keeps its edit without an array: the change must
+    /// still equal, and hash like, the same change made with an edits array.
+    func testASingleEditChangeEqualsAndHashesLikeOneMadeFromAnArray() {
+        let array = ObservableArray([1, 2])
+        let (changes, subscription) = recordChanges(array)
+        array.append(3)
+        array[0] = 10
+        array.move(from: 0, to: 2)
+        array.insert(0, at: 0)
+        XCTAssertEqual(array.remove(at: 0), 0)
+        let expected = [
+            ArrayChange(elements: [1, 2, 3], edits: [.insert(2)]),
+            ArrayChange(elements: [10, 2, 3], edits: [.update(0)]),
+            ArrayChange(elements: [2, 3, 10], edits: [.move(from: 0, to: 2)]),
+            ArrayChange(elements: [0, 2, 3, 10], edits: [.insert(0)]),
+            ArrayChange(elements: [2, 3, 10], edits: [.delete(0)]),
+        ]
+        let sent = Array(changes.values.dropFirst())
+        XCTAssertEqual(sent, expected)
+        XCTAssertEqual(expected, sent)
+        XCTAssertEqual(sent.map(\.hashValue), expected.map(\.hashValue))
+        XCTAssertEqual(Set(sent + expected).count, expected.count)
+        XCTAssertEqual(sent.map(\.edits), expected.map(\.edits))
+        XCTAssertEqual(sent.map(\.description), expected.map(\.description))
+        XCTAssertNotEqual(sent[0], ArrayChange(elements: [1, 2, 3], edits: [.insert(2), .insert(2)]))
+        XCTAssertNotEqual(sent[0], ArrayChange(elements: [1, 2, 3], edits: []))
+        XCTAssertNotEqual(sent[0], ArrayChange(elements: [1, 2, 3], edits: [.insert(1)]))
+        XCTAssertNotEqual(ArrayChange.initial([1]), ArrayChange(elements: [1], edits: []))
+        var previous = [1, 2]
+        for change in sent { change.apply(to: &previous) }
+        XCTAssertEqual(previous, [2, 3, 10])
+        subscription.dispose()
+    }
+
     func testEachMutationIsOneChangeWithItsEdits() {
         let array = ObservableArray([1, 2, 3])
         let (changes, subscription) = recordChanges(array)
@@ -255,6 +289,53 @@ final class CollectionsObservableArrayTests: RippleTestCase {
         array.append(2)
         XCTAssertEqual(late.values.map(\.elements), [[0, 1], [0, 1, 2]])
         assertChangeStream(late.values)
+    }
+
+    /// With one subscriber the mutating thread delivers without retaining it:
+    /// the re-entrancy rules must hold there too.
+    func testTheOnlySubscriberMutatingFromItsHandlerSeesItsChangeAfterTheCurrentOne() {
+        let array = ObservableArray<Int>()
+        let received = Recorder<ArrayChange<Int>>()
+        let subscription = array.changes.subscribe(onNext: { change in
+            received.append(change)
+            if let last = change.elements.last, last < 3, !change.isInitial { array.append(last + 1) }
+        })
+        array.append(1)
+        XCTAssertEqual(array.value, [1, 2, 3])
+        XCTAssertEqual(received.values.map(\.elements), [[], [1], [1, 2], [1, 2, 3]])
+        assertChangeStream(received.values)
+        subscription.dispose()
+    }
+
+    /// The only subscriber disposing itself from its handler: it is released
+    /// after the delivery that is running (not during it, which would free the
+    /// handler while it runs), and receives nothing more.
+    func testTheOnlySubscriberDisposingItselfIsReleasedAfterTheDelivery() {
+        final class Holder: @unchecked Sendable {
+            var subscription: Disposable?
+        }
+        let array = ObservableArray<Int>()
+        let released = ReleaseFlag()
+        let releasedDuringDelivery = ReleaseFlag()
+        let received = Recorder<ArrayChange<Int>>()
+        let holder = Holder()
+        do {
+            let token = ReleaseToken(released)
+            holder.subscription = array.changes.subscribe(onNext: { change in
+                withExtendedLifetime(token) {}
+                received.append(change)
+                guard !change.isInitial else { return }
+                holder.subscription?.dispose()
+                holder.subscription = nil
+                if released.isSet { releasedDuringDelivery.set() }
+            })
+        }
+        XCTAssertFalse(released.isSet)
+        array.append(1)
+        XCTAssertFalse(releasedDuringDelivery.isSet)
+        XCTAssertTrue(released.isSet)
+        array.append(2)
+        XCTAssertEqual(received.values.map(\.elements), [[], [1]])
     }
 
     func testSubscribersDoNotKeepTheArrayAlive() {

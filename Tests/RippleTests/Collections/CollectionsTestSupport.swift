@@ -1,5 +1,6 @@
 import Ripple
 import RippleTest
+import Synchronization
 import XCTest
 
 /// An element with an identity and contents, to exercise updates.
@@ -147,4 +148,23 @@ extension SeededRandomNumberGenerator {
         default: return (old, edited(old))
         }
     }
+}
+
+/// Set once, from any thread.
+final class ReleaseFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    func set() { value.store(true, ordering: .releasing) }
+}
+
+/// Sets its flag when it is deallocated: captured by a handler, it tells when the
+/// handler (and what holds it) was released.
+final class ReleaseToken: Sendable {
+    let flag: ReleaseFlag
+
+    init(_ flag: ReleaseFlag) { self.flag = flag }
+
+    deinit { flag.set() }
 }

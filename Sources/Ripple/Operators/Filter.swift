@@ -103,6 +103,15 @@ extension Observable {
                     handlers: handlers, onDisposed: onDisposed,
                     before: step.predicate, transform: { $0 }, after: nil
                 ).start(step.source)
+            },
+            stepOnJust: { producer in
+                let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
+                guard case .just = step.source.shortcutKind else { return nil }
+                return { producer in
+                    let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
+                    let element = unsafeDowncast(step.source, to: JustProducer<Element>.self).element
+                    return try step.predicate(element) ? element : nil
+                }
             }
         )
         return FilterProducer(source: self, predicate: predicate, fusion: fusion) { producer, observer in

@@ -139,4 +139,7 @@ final class JustProducer<Element>: ValueProducer<Element, Element>, @unchecked S
     /// The element `just` emits.
     @inlinable
     var element: Element { value }
+
+    @usableFromInline
+    override var shortcutKind: ShortcutKind { .just }
 }

@@ -72,6 +72,15 @@ extension Observable {
                     handlers: handlers, onDisposed: onDisposed,
                     before: step.before, transform: step.transform, after: step.after
                 ).start(step.source)
+            },
+            stepOnJust: { producer in
+                let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
+                guard case .just = step.source.shortcutKind else { return nil }
+                return { producer in
+                    let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
+                    let just = unsafeDowncast(step.source, to: JustProducer<Element>.self)
+                    return try mapStep(just.element, step.before, step.transform, step.after)
+                }
             }
         )
         // One sink class per shape, so that the common ones (`map`, `map.filter`)

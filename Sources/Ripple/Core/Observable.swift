@@ -11,21 +11,22 @@
 /// schedulers (`observe(on:)`, `subscribe(on:)`) decide on which thread they are
 /// delivered. The README's “Threads, re-entrancy and Swift 6” gives the reasoning.
 public class Observable<Element>: ObservableType, @unchecked Sendable {
-    /// Which fusible operator this is (see ``FusibleProducer``), so that `map`,
-    /// `filter` and `subscribe(onNext:...)` recognise one with a load instead of a
-    /// dynamic cast.
+    /// Whether this is a `just` or a fusible operator (see ``FusibleProducer`` and
+    /// ``InnerSource``), so that `map`, `filter`, `subscribe(onNext:...)` and the
+    /// flatMap family recognise one with a load instead of a dynamic cast to a
+    /// generic class (about ten times the cost).
     @usableFromInline
-    final let fusionKind: FusionKind
+    final let kind: ObservableKind
 
     @inlinable
     init() {
-        fusionKind = .none
+        kind = .none
         Resources.incrementTotal()
     }
 
     @inlinable
-    init(fusionKind: FusionKind) {
-        self.fusionKind = fusionKind
+    init(kind: ObservableKind) {
+        self.kind = kind
         Resources.incrementTotal()
     }
 
@@ -103,11 +104,11 @@ class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
 
     @inlinable
     init(
-        fusionKind: FusionKind = .none,
+        kind: ObservableKind = .none,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.subscribeHandler = subscribeHandler
-        super.init(fusionKind: fusionKind)
+        super.init(kind: kind)
     }
 
     @inlinable
@@ -135,21 +136,70 @@ struct OperatorFusion<Element> {
     @usableFromInline
     let subscribeHandlers: (FusibleProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
 
+    /// When the operator's source is a `just` (`just(x).map { }.filter { }`):
+    /// the function that runs the operator's step on the `just`'s element, giving
+    /// the result, or `nil` if a predicate dropped it, and throwing what the step
+    /// throws. `nil` for any other source. Asking runs no user code.
+    ///
+    /// The flatMap family calls the returned function instead of subscribing to
+    /// such an inner sequence (see ``InnerSource``): no inner subscription and no
+    /// sink, with the same events as a subscription would give.
+    @usableFromInline
+    let stepOnJust: (FusibleProducer<Element>) -> ((FusibleProducer<Element>) throws -> Element?)?
+
     @inlinable
     init(
         appendingFilter: @escaping (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
-        subscribeHandlers: @escaping (FusibleProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
+        subscribeHandlers: @escaping (FusibleProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
+        stepOnJust: @escaping (FusibleProducer<Element>) -> ((FusibleProducer<Element>) throws -> Element?)?
     ) {
         self.appendingFilter = appendingFilter
         self.subscribeHandlers = subscribeHandlers
+        self.stepOnJust = stepOnJust
     }
 }
 
-/// What ``Observable/fusionKind`` says an observable is.
+/// What an inner sequence of the flatMap family is, as far as subscribing to it
+/// goes: a `just`, whose element is forwarded directly (see ``JustProducer``);
+/// a `map`/`filter` applied to a `just`, whose step is run on the element
+/// directly (``OperatorFusion/stepOnJust``); or anything else, subscribed to.
+///
+/// The two shortcuts give the same events as a subscription: the element (or
+/// none, or the step's error), then an inner sequence that has completed. They
+/// save the inner subscription and the sink (two allocations), and the inner
+/// completion's lock round trips.
 @usableFromInline
-enum FusionKind: UInt8 {
-    /// Not a `map` or `filter`.
+enum InnerSource<Element> {
+    case just(Element)
+    case steps(FusibleProducer<Element>, (FusibleProducer<Element>) throws -> Element?)
+    case subscribe
+
+    @inlinable
+    @inline(__always)
+    init(_ source: Observable<Element>) {
+        switch source.kind {
+        case .none:
+            self = .subscribe
+        case .just:
+            self = .just(unsafeDowncast(source, to: JustProducer<Element>.self).element)
+        case .map, .filter:
+            let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
+            if let run = fusible.fusion.stepOnJust(fusible) {
+                self = .steps(fusible, run)
+            } else {
+                self = .subscribe
+            }
+        }
+    }
+}
+
+/// What ``Observable/kind`` says an observable is.
+@usableFromInline
+enum ObservableKind: UInt8 {
+    /// None of the below.
     case none
+    /// A ``JustProducer``.
+    case just
     /// A ``MapProducer``.
     case map
     /// A ``FilterProducer``.
@@ -165,12 +215,12 @@ class FusibleProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
 
     @inlinable
     init(
-        kind: FusionKind,
+        kind: ObservableKind,
         fusion: OperatorFusion<Element>,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.fusion = fusion
-        super.init(fusionKind: kind, subscribeHandler)
+        super.init(kind: kind, subscribeHandler)
     }
 }
 

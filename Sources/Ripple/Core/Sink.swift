@@ -10,6 +10,12 @@ import Synchronization
 class SubscriptionBase: Cancelable, @unchecked Sendable {
     @usableFromInline static var disposedFlag: Int { 1 }
     @usableFromInline static var upstreamFlag: Int { 2 }
+    /// ``releaseUpstream()`` ran: the upstream was (or, if it arrives later, will
+    /// at once be) disposed, and `dispose()` no longer touches it.
+    @usableFromInline static var releasedFlag: Int { 4 }
+    /// The first bit a subclass may use in ``lifecycle`` for a slot of its own
+    /// (`CatchSink` keeps its replacement's subscription with it).
+    @usableFromInline static var firstSubclassFlag: Int { 8 }
 
     @usableFromInline
     final let lifecycle = Atomic<Int>(0)
@@ -48,9 +54,22 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
         guard let subscription, !subscription.isDisposed else { return }
         upstream = subscription
         let old = lifecycle.bitwiseOr(SubscriptionBase.upstreamFlag, ordering: .acquiringAndReleasing).oldValue
-        if old & SubscriptionBase.disposedFlag != 0 {
+        if old & (SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag) != 0 {
             upstream = nil
             subscription.dispose()
+        }
+    }
+
+    /// Disposes the upstream now, while this subscription lives on (`catch`
+    /// releases the failed source before subscribing to the replacement). An
+    /// upstream attached later (a source that failed while it was being
+    /// subscribed) is disposed as soon as it is attached.
+    @inlinable
+    final func releaseUpstream() {
+        let old = lifecycle.bitwiseOr(SubscriptionBase.releasedFlag, ordering: .acquiringAndReleasing).oldValue
+        let mask = SubscriptionBase.upstreamFlag | SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag
+        if old & mask == SubscriptionBase.upstreamFlag {
+            upstream.take()?.dispose()
         }
     }
 
@@ -83,7 +102,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
         if lifecycle.load(ordering: .relaxed) & SubscriptionBase.disposedFlag != 0 { return }
         let old = lifecycle.bitwiseOr(SubscriptionBase.disposedFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 { return }
-        if old & SubscriptionBase.upstreamFlag != 0 {
+        if old & (SubscriptionBase.upstreamFlag | SubscriptionBase.releasedFlag) == SubscriptionBase.upstreamFlag {
             // `take()` moves the reference out: no retain/release pair around the call.
             upstream.take()?.dispose()
         }

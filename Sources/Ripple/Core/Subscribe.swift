@@ -44,7 +44,7 @@ extension ObservableType {
         )
         let source = asObservable()
         // A `map`/`filter` runs its step in the handlers' own closure: no sink.
-        if source.fusionKind != .none {
+        if source.kind == .map || source.kind == .filter {
             let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
             handlers.subscription.setUpstream(fusible.fusion.subscribeHandlers(fusible, handlers))
             return handlers.subscription

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// When the source fails, continues with the sequence `handler` returns for
     /// the error.
@@ -10,13 +12,10 @@ extension ObservableType {
     /// source:                         --1--2--#
     /// catch { _ in .of(8, 9) }:       --1--2--(89|)
     /// ```
+    @inlinable
+    @inline(never)
     public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
-        let source = asObservable()
-        return Producer { observer in
-            let sink = CatchSink(handler: handler, observer: observer)
-            sink.run(source)
-            return sink
-        }
+        asObservable().catching(handler) { handler, error in try handler(error) }
     }
 
     /// When the source fails, sends `element` and completes.
@@ -25,8 +24,12 @@ extension ObservableType {
     /// source:               --1--2--#
     /// catchAndReturn(0):    --1--2--(0|)
     /// ```
+    @inlinable
+    @inline(never)
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
-        `catch` { _ in .just(element) }
+        // `catch { _ in .just(element) }`, with the element stored in the
+        // producer instead of captured by a closure (a context allocation).
+        asObservable().catching(element) { element, _ in .just(element) }
     }
 
     /// Subscribes to the sequences of `sequence` one after the other, moving on
@@ -53,46 +56,141 @@ extension ObservableType {
     }
 }
 
-final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
-    private let handler: (Swift.Error) throws -> Observable<Element>
-    private let subscription = SerialDisposable()
+extension Observable {
+    /// `catch`: on the source's error, continues with `replacement(value, error)`.
+    ///
+    /// `value` is what the replacement is made from (the handler of `catch`, the
+    /// element of `catchAndReturn`), stored in the ``CatchProducer`` so that
+    /// `replacement` captures nothing: one allocation per operator, and one (the
+    /// sink) per subscription.
+    @inlinable
+    @inline(never)
+    final func catching<Value>(
+        _ value: Value,
+        _ replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>
+    ) -> Observable<Element> {
+        CatchProducer(source: self, value: value, replacement: replacement) { producer, observer in
+            let sink = CatchSink(producer: unsafeDowncast(producer, to: CatchProducer<Element, Value>.self), observer: observer)
+            sink.setUpstream(sink.producer.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
+            return sink
+        }
+    }
+}
 
-    init(handler: @escaping (Swift.Error) throws -> Observable<Element>, observer: AnyObserver<Element>) {
-        self.handler = handler
+/// The observable of `catch` and `catchAndReturn` (see
+/// ``Observable/catching(_:_:)``): its source and what makes the replacement as
+/// fields, read by a subscription function that captures nothing (see
+/// ``FieldProducer``).
+@usableFromInline
+final class CatchProducer<Element, Value>: FieldProducer<Element>, @unchecked Sendable {
+    @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let value: Value
+    @usableFromInline
+    let replacement: (Value, Swift.Error) throws -> Observable<Element>
+
+    @inlinable
+    init(
+        source: Observable<Element>,
+        value: Value,
+        replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
+        self.source = source
+        self.value = value
+        self.replacement = replacement
+        super.init(subscribeHandler)
+    }
+}
+
+/// The sink of `catch`: the only object a subscription creates until the source
+/// fails.
+///
+/// The source's subscription is the sink's upstream; on failure it is released
+/// (``SubscriptionBase/releaseUpstream()``) before the replacement is subscribed,
+/// as RxSwift does. The replacement's subscription is kept in ``replacement``,
+/// published with ``replacementFlag`` in the same atomic word as the sink's
+/// disposal, so that a `dispose()` racing with the failure releases it exactly
+/// once. (A `SerialDisposable` and a `SingleAssignmentDisposable` per
+/// subscription, with a lock each, did the same at the cost of six allocations.)
+@usableFromInline
+final class CatchSink<Element, Value>: Sink<Element>, @unchecked Sendable {
+    /// Set in ``SubscriptionBase/lifecycle`` while ``replacementSubscription``
+    /// holds a subscription nobody has taken yet.
+    @usableFromInline static var replacementFlag: Int { SubscriptionBase.firstSubclassFlag }
+
+    /// The operator's fields: the source, and what makes the replacement.
+    @usableFromInline
+    let producer: CatchProducer<Element, Value>
+
+    /// The replacement's subscription. Written once, before ``replacementFlag`` is
+    /// set; taken only by the thread whose clearing of that flag found it set.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var replacementSubscription: SubscriptionBase?
+
+    @inlinable
+    init(producer: CatchProducer<Element, Value>, observer: AnyObserver<Element>) {
+        self.producer = producer
         super.init(observer: observer)
     }
 
-    func run(_ source: Observable<Element>) {
-        let original = SingleAssignmentDisposable()
-        subscription.disposable = original
-        let sourceSubscription = source.subscribe(sink: AnyObserver { [self] event in onSource(event) })
-        original.setDisposable(sourceSubscription ?? Disposables.create())
-    }
-
-    private func onSource(_ event: Event<Element>) {
+    @inlinable
+    func onSource(_ event: Event<Element>) {
         switch event {
         case .next(let element):
             forwardNext(element)
         case .completed:
             forwardCompleted()
         case .error(let error):
-            guard !isDisposed else { return }
-            let replacement: Observable<Element>
-            do {
-                replacement = try handler(error)
-            } catch {
-                forwardError(error)
-                return
-            }
-            let holder = SingleAssignmentDisposable()
-            subscription.disposable = holder
-            let replacementSubscription = replacement.subscribe(sink: AnyObserver { [self] event in forward(event) })
-            holder.setDisposable(replacementSubscription ?? Disposables.create())
+            sourceFailed(error)
         }
     }
 
+    /// Makes the replacement, releases the source, then subscribes to the
+    /// replacement. Kept out of line: the cold path.
+    @inlinable
+    @inline(never)
+    func sourceFailed(_ error: Swift.Error) {
+        // Once only: a source that broke the contract with a second error is
+        // ignored, as is an error after disposal.
+        let done = SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag
+        guard lifecycle.load(ordering: .acquiring) & done == 0 else { return }
+        let replacement: Observable<Element>
+        do {
+            replacement = try producer.replacement(producer.value, error)
+        } catch {
+            forwardError(error)
+            return
+        }
+        releaseUpstream()
+        let subscription = replacement.subscribe(sink: AnyObserver { self.forward($0) })
+        guard let subscription, !subscription.isDisposed else { return }
+        replacementSubscription = subscription
+        let old = lifecycle.bitwiseOr(Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
+        if old & SubscriptionBase.disposedFlag != 0 {
+            // Disposed meanwhile: whichever of this thread and `disposeResources()`
+            // clears the flag releases the subscription.
+            takeReplacement()?.dispose()
+        }
+    }
+
+    /// The replacement's subscription, if this call is the one that clears
+    /// ``replacementFlag``.
+    @inlinable
+    func takeReplacement() -> SubscriptionBase? {
+        let old = lifecycle.bitwiseAnd(~Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
+        return old & Self.replacementFlag != 0 ? replacementSubscription.take() : nil
+    }
+
+    @inlinable
     override func disposeResources() {
-        subscription.dispose()
+        // A plain load first: without a failure there is nothing to release, and
+        // a replacement published after this load sees the disposal itself.
+        if lifecycle.load(ordering: .acquiring) & Self.replacementFlag != 0 {
+            takeReplacement()?.dispose()
+        }
     }
 }
 

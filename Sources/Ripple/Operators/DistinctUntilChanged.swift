@@ -62,10 +62,12 @@ extension ObservableType {
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
     ) -> Observable<Element> {
-        let source = asObservable()
-        return Producer { observer in
-            let sink = DistinctUntilChangedSink(keySelector: keySelector, comparer: comparer, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+        // A function that captures nothing and reads the producer's fields: one
+        // allocation per `distinctUntilChanged` (see ``FieldProducer``).
+        DistinctUntilChangedProducer(source: asObservable(), keySelector: keySelector, comparer: comparer) { producer, observer in
+            let step = unsafeDowncast(producer, to: DistinctUntilChangedProducer<Element, Key>.self)
+            let sink = DistinctUntilChangedSink(keySelector: step.keySelector, comparer: step.comparer, observer: observer)
+            sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
     }
@@ -82,6 +84,33 @@ extension ObservableType {
     @inlinable
     public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> Observable<Element> {
         distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 })
+    }
+}
+
+/// The observable of `distinctUntilChanged`: its source, key selector and comparer
+/// as fields, read by a subscription function that captures nothing (see
+/// ``FieldProducer``). A ``Producer`` whose closure captured the three values
+/// cost a second allocation, the closure's context, per operator.
+@usableFromInline
+final class DistinctUntilChangedProducer<Element, Key>: FieldProducer<Element>, @unchecked Sendable {
+    @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let keySelector: (Element) throws -> Key
+    @usableFromInline
+    let comparer: (Key, Key) throws -> Bool
+
+    @inlinable
+    init(
+        source: Observable<Element>,
+        keySelector: @escaping (Element) throws -> Key,
+        comparer: @escaping (Key, Key) throws -> Bool,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
+        self.source = source
+        self.keySelector = keySelector
+        self.comparer = comparer
+        super.init(subscribeHandler)
     }
 }
 

@@ -17,7 +17,7 @@ extension ObservableType {
     public consuming func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
         _ = consume self
-        guard source.fusionKind != .none else {
+        guard source.kind == .map || source.kind == .filter else {
             return source.filtered(predicate)
         }
         // `consuming` lets a chain built in one expression (`x.map { }.filter { }`)
@@ -110,6 +110,15 @@ extension Observable {
             subscribeHandlers: { producer, handlers in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
                 return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
+            },
+            stepOnJust: { producer in
+                let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
+                guard step.source.kind == .just else { return nil }
+                return { producer in
+                    let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
+                    let element = unsafeDowncast(step.source, to: JustProducer<Element>.self).element
+                    return try step.predicate(element) ? element : nil
+                }
             }
         )
         return FilterProducer(source: self, predicate: predicate, fusion: fusion) { producer, observer in

@@ -13,7 +13,7 @@ extension ObservableType {
     @inline(never)
     public static func just(_ element: Element) -> Observable<Element> {
         // The closure captures nothing: `just` costs one allocation, not two.
-        JustProducer(element) { element, observer in
+        JustProducer(element, kind: .just) { element, observer in
             observer.on(.next(element))
             observer.on(.completed)
             return nil
@@ -115,10 +115,13 @@ class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
     let subscribeHandler: (Value, AnyObserver<Element>) -> SubscriptionBase?
 
     @inlinable
-    init(_ value: Value, _ subscribeHandler: @escaping (Value, AnyObserver<Element>) -> SubscriptionBase?) {
+    init(
+        _ value: Value, kind: ObservableKind = .none,
+        _ subscribeHandler: @escaping (Value, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
         self.value = value
         self.subscribeHandler = subscribeHandler
-        super.init()
+        super.init(kind: kind)
     }
 
     @inlinable

@@ -15,7 +15,7 @@ extension ObservableType {
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()
-        if source.fusionKind == .filter {
+        if source.kind == .filter {
             let filter = unsafeDowncast(source, to: FilterProducer<Element>.self)
             return filter.source.fusedMap(filter: filter.predicate, transform, then: nil)
         }
@@ -74,6 +74,15 @@ extension Observable {
             subscribeHandlers: { producer, handlers in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
                 return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
+            },
+            stepOnJust: { producer in
+                let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
+                guard step.source.kind == .just else { return nil }
+                return { producer in
+                    let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
+                    let just = unsafeDowncast(step.source, to: JustProducer<Element>.self)
+                    return try mapStep(just.element, step.before, step.transform, step.after)
+                }
             }
         )
         // One sink class per shape, so that the common ones (`map`, `map.filter`)

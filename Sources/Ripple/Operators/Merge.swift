@@ -290,6 +290,26 @@ struct MergeState<Element> {
     @inlinable
     init() {}
 
+    /// Frees the slot of an inner sequence that completed: completes the stream
+    /// if it was the last one and the outer sequence is done. `true` if the caller
+    /// must now run ``MergeSink/subscribeQueued()`` (queued sequences are waiting
+    /// and no thread runs that loop).
+    @inlinable
+    mutating func releaseSlot(_ outbox: inout SerializingSink<MergeState<Element>, Element>.Outbox) -> Bool {
+        active -= 1
+        if terminated { return false }
+        if queue.isEmpty {
+            if outerDone && active == 0 {
+                terminated = true
+                outbox.terminate(.completed)
+            }
+            return false
+        }
+        if isSubscribing { return false }
+        isSubscribing = true
+        return true
+    }
+
     /// Registers `inner`; `false` once the sink has released its resources.
     @inlinable
     mutating func register(_ inner: CombiningSubscription<Element>) -> Bool {
@@ -330,7 +350,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
 
     @usableFromInline
     enum LimitedAction {
-        case none, subscribe, startLoop
+        case none, subscribe, runSteps, startLoop
     }
 
     @usableFromInline let mode: Mode
@@ -413,55 +433,83 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             return
         }
         // An inner `just` is not subscribed to: its element is forwarded in one
-        // update (see ``JustProducer``).
-        let just = source as? JustProducer<Element>
+        // update (see ``JustProducer``); nor is a `map`/`filter` of a `just`, whose
+        // step runs here instead (see ``InnerSource``).
+        let kind = InnerSource(source)
         switch mode {
         case .first:
-            if let just {
+            switch kind {
+            case .just(let element):
                 update { state, outbox in
                     state.active -= 1
                     if !state.terminated {
-                        outbox.next(just.element)
+                        outbox.next(element)
                     }
                 }
-                return
-            }
-            let inner = makeInner()
-            if update({ state, _ in state.register(inner) }) {
-                inner.subscribe(to: source)
+            case .steps(let producer, let run):
+                runSteps(producer, run)
+            case .subscribe:
+                let inner = makeInner()
+                if update({ state, _ in state.register(inner) }) {
+                    inner.subscribe(to: source)
+                }
             }
         case .all:
-            if let just {
+            switch kind {
+            case .just(let element):
                 update { state, outbox in
                     if !state.terminated {
-                        outbox.next(just.element)
+                        outbox.next(element)
                     }
                 }
-                return
-            }
-            // Reserving the slot and registering the subscription: one lock.
-            let inner = makeInner()
-            let accepted = update { state, _ -> Bool in
-                if state.terminated || !state.register(inner) { return false }
-                state.active += 1
-                return true
-            }
-            if accepted {
-                inner.subscribe(to: source)
+            case .steps(let producer, let run):
+                // No slot to reserve: the step completes before this returns, and
+                // the outer sequence cannot complete meanwhile (it is serialized).
+                do {
+                    guard let element = try run(producer) else { return }
+                    update { state, outbox in
+                        if !state.terminated {
+                            outbox.next(element)
+                        }
+                    }
+                } catch {
+                    fail(error)
+                }
+            case .subscribe:
+                // Reserving the slot and registering the subscription: one lock.
+                let inner = makeInner()
+                let accepted = update { state, _ -> Bool in
+                    if state.terminated || !state.register(inner) { return false }
+                    state.active += 1
+                    return true
+                }
+                if accepted {
+                    inner.subscribe(to: source)
+                }
             }
         case .limited:
             let maxConcurrent = maxConcurrent
-            let inner = just == nil ? makeInner() : nil
+            var inner: CombiningSubscription<Element>?
+            if case .subscribe = kind {
+                inner = makeInner()
+            }
             let action = update { state, outbox -> LimitedAction in
                 if state.terminated { return .none }
                 if !state.isSubscribing && state.queue.isEmpty && state.active < maxConcurrent {
-                    if let just {
-                        outbox.next(just.element)
+                    switch kind {
+                    case .just(let element):
+                        outbox.next(element)
                         return .none
+                    case .steps:
+                        // The slot is held while the step (user code) runs, outside
+                        // the lock, as it would be by a subscription.
+                        state.active += 1
+                        return .runSteps
+                    case .subscribe:
+                        guard let inner, state.register(inner) else { return .none }
+                        state.active += 1
+                        return .subscribe
                     }
-                    guard let inner, state.register(inner) else { return .none }
-                    state.active += 1
-                    return .subscribe
                 }
                 state.queue.append(source)
                 if state.isSubscribing { return .none }
@@ -471,8 +519,36 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             switch action {
             case .none: break
             case .subscribe: inner?.subscribe(to: source)
+            case .runSteps:
+                if case .steps(let producer, let run) = kind {
+                    runSteps(producer, run)
+                }
             case .startLoop: subscribeQueued()
             }
+        }
+    }
+
+    /// Runs the step of an inner `map`/`filter` of a `just` (see ``InnerSource``)
+    /// whose slot is already reserved, then frees the slot as the inner
+    /// sequence's completion would (`flatMapFirst`, `concatMap`,
+    /// `merge(maxConcurrent:)`).
+    @inlinable
+    func runSteps(_ producer: FusibleProducer<Element>, _ run: (FusibleProducer<Element>) throws -> Element?) {
+        let element: Element?
+        do {
+            element = try run(producer)
+        } catch {
+            fail(error)
+            return
+        }
+        let startLoop = update { state, outbox -> Bool in
+            if !state.terminated, let element {
+                outbox.next(element)
+            }
+            return state.releaseSlot(&outbox)
+        }
+        if startLoop {
+            subscribeQueued()
         }
     }
 
@@ -523,18 +599,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             inner.dispose()
             let startLoop = update { state, outbox -> Bool in
                 state.inners.remove(inner)
-                state.active -= 1
-                if state.terminated { return false }
-                if state.queue.isEmpty {
-                    if state.outerDone && state.active == 0 {
-                        state.terminated = true
-                        outbox.terminate(.completed)
-                    }
-                    return false
-                }
-                if state.isSubscribing { return false }
-                state.isSubscribing = true
-                return true
+                return state.releaseSlot(&outbox)
             }
             if startLoop {
                 subscribeQueued()

@@ -75,9 +75,15 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
                 fail(error)
                 return
             }
-            if let just = source as? JustProducer<Element> {
-                switchToJust(just.element)
+            switch InnerSource(source) {
+            case .just(let element):
+                switchToJust(element)
                 return
+            case .steps(let producer, let run):
+                switchToSteps(producer, run)
+                return
+            case .subscribe:
+                break
             }
             // The handler captures only the sink (no allocation); the inner
             // subscription carries its own identifier.
@@ -141,6 +147,46 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
             guard !state.terminated && state.latest == switched.id else { return }
             state.hasLatest = false
             outbox.next(element)
+        }
+    }
+
+    /// Switches to an inner `map`/`filter` of a `just` without subscribing to it
+    /// (see ``InnerSource``): the previous inner subscription is disposed first,
+    /// then the step runs (outside the lock, as it would in a subscription), then
+    /// its result is forwarded as the inner sequence's element and completion.
+    @inlinable
+    func switchToSteps(_ producer: FusibleProducer<Element>, _ run: (FusibleProducer<Element>) throws -> Element?) {
+        let switched = update { state, _ -> (id: UInt64, previous: CombiningSubscription<Element>?)? in
+            if state.terminated || state.isReleased { return nil }
+            state.latest &+= 1
+            state.hasLatest = true
+            let previous = state.current
+            state.current = nil
+            return (state.latest, previous)
+        }
+        guard let switched else { return }
+        switched.previous?.dispose()
+        let element: Element?
+        do {
+            element = try run(producer)
+        } catch {
+            update { state, outbox in
+                guard !state.terminated && state.latest == switched.id else { return }
+                state.terminated = true
+                outbox.terminate(.error(error))
+            }
+            return
+        }
+        update { state, outbox in
+            guard !state.terminated && state.latest == switched.id else { return }
+            if let element {
+                outbox.next(element)
+            }
+            state.hasLatest = false
+            if state.outerDone {
+                state.terminated = true
+                outbox.terminate(.completed)
+            }
         }
     }
 

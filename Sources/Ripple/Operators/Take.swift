@@ -14,12 +14,37 @@ extension ObservableType {
         guard count > 0 else {
             return count == 0 ? .empty() : .error(RxError.argumentOutOfRange("take(_:)", "count", count, minimum: 0))
         }
-        let source = asObservable()
-        return Producer { observer in
-            let sink = TakeCountSink(remaining: count, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
+        // A function that captures nothing and reads the producer's fields: one
+        // allocation per `take` (see ``FieldProducer``).
+        return TakeProducer(source: asObservable(), count: count) { producer, observer in
+            let step = unsafeDowncast(producer, to: TakeProducer<Element>.self)
+            let sink = TakeCountSink(remaining: step.count, observer: observer)
+            sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
         }
+    }
+}
+
+/// The observable of `take(_:)`: its source and count as fields, read by a
+/// subscription function that captures nothing (see ``FieldProducer``). A
+/// ``Producer`` whose closure captured them cost a second allocation, the
+/// closure's context, per operator.
+@usableFromInline
+final class TakeProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
+    @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let count: Int
+
+    @inlinable
+    init(
+        source: Observable<Element>,
+        count: Int,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
+        self.source = source
+        self.count = count
+        super.init(subscribeHandler)
     }
 }
 

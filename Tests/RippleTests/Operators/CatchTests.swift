@@ -68,6 +68,40 @@ final class CatchTests: RippleTestCase {
         XCTAssertEqual(record(source).0.values, [.next(1), .next(2), .completed])
     }
 
+    func testEachSubscriptionCatchesOnItsOwn() {
+        var attempts = 0
+        let source = Observable<Int>.create { observer in
+            attempts += 1
+            observer.onNext(attempts)
+            if attempts == 1 {
+                observer.onError(testError)
+            } else {
+                observer.onCompleted()
+            }
+            return Disposables.create()
+        }
+        let caught = source.catchAndReturn(0)
+        XCTAssertEqual(record(caught).0.values, [.next(1), .next(0), .completed])
+        XCTAssertEqual(record(caught).0.values, [.next(2), .completed])
+    }
+
+    func testSynchronousErrorReleasesTheSourceBeforeDisposal() {
+        var log: [String] = []
+        let source = Observable<Int>.create { observer in
+            observer.onError(testError)
+            return Disposables.create { log.append("source disposed") }
+        }
+        let replacement = Observable<Int>.create { observer in
+            log.append("replacement subscribed")
+            observer.onNext(1)
+            return Disposables.create { log.append("replacement disposed") }
+        }
+        let subscription = source.catch { _ in replacement }.subscribe(onNext: { log.append("next \($0)") })
+        XCTAssertEqual(log, ["replacement subscribed", "next 1", "source disposed"])
+        subscription.dispose()
+        XCTAssertEqual(log, ["replacement subscribed", "next 1", "source disposed", "replacement disposed"])
+    }
+
     func testCatchAndReturn() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 2), .error(230, testError)])

@@ -161,4 +161,106 @@ final class FlattenJustTests: RippleTestCase {
             subscription.dispose()
         }
     }
+    // MARK: map/filter of a just
+
+    func testMapAndFilterOfAJustGiveTheSameEventsAsASubscription() {
+        let operators: [(String, (Observable<Int>, @escaping (Int) -> Observable<Int>) -> Observable<Int>)] = [
+            ("flatMap", { $0.flatMap($1) }),
+            ("flatMapLatest", { $0.flatMapLatest($1) }),
+            ("flatMapFirst", { $0.flatMapFirst($1) }),
+            ("concatMap", { $0.concatMap($1) }),
+        ]
+        for (name, apply) in operators {
+            let scheduler = TestScheduler(initialClock: 0)
+            let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
+            let res = scheduler.start {
+                apply(xs.asObservable()) { Observable.just($0).map { $0 * 10 }.filter { $0 != 20 } }
+            }
+            XCTAssertEqual(res.events, [.next(210, 10), .next(230, 30), .completed(240)], name)
+            XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)], name)
+        }
+    }
+
+    func testAThrowingStepOfAJustFailsTheStream() {
+        let operators: [(String, (Observable<Int>, @escaping (Int) -> Observable<Int>) -> Observable<Int>)] = [
+            ("flatMap", { $0.flatMap($1) }),
+            ("flatMapLatest", { $0.flatMapLatest($1) }),
+            ("flatMapFirst", { $0.flatMapFirst($1) }),
+            ("concatMap", { $0.concatMap($1) }),
+        ]
+        for (name, apply) in operators {
+            let scheduler = TestScheduler(initialClock: 0)
+            let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
+            let res = scheduler.start {
+                apply(xs.asObservable()) { value in
+                    Observable.just(value).filter { value in
+                        if value == 2 { throw testError }
+                        return true
+                    }
+                }
+            }
+            XCTAssertEqual(res.events, [.next(210, 1), .error(220, testError)], name)
+            XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)], name)
+        }
+    }
+
+    func testConcatMapRunsAQueuedStepWhenItsTurnComes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(215, 2), .completed(300)])
+        let a = scheduler.createColdObservable([.next(10, "a1"), .completed(20)])
+        var mappedAt: [Int] = []
+        let res = scheduler.start {
+            xs.concatMap { value -> Observable<String> in
+                value == 1 ? a.asObservable() : Observable.just(value).map { value in
+                    mappedAt.append(scheduler.clock)
+                    return "j\(value)"
+                }
+            }
+        }
+        XCTAssertEqual(res.events, [.next(220, "a1"), .next(230, "j2"), .completed(300)])
+        XCTAssertEqual(mappedAt, [230])
+    }
+
+    func testFlatMapLatestDisposesThePreviousInnerBeforeRunningTheStep() {
+        let outer = PublishSubject<Int>()
+        var log: [String] = []
+        let live = Observable<String>.create { observer in
+            observer.onNext("live")
+            return Disposables.create { log.append("disposed live") }
+        }
+        let subscription = outer
+            .flatMapLatest { value -> Observable<String> in
+                value == 0 ? live : Observable.just(value).map { value in
+                    log.append("map \(value)")
+                    return "just \(value)"
+                }
+            }
+            .subscribe(onNext: { log.append($0) }, onCompleted: { log.append("completed") })
+        outer.onNext(0)
+        outer.onNext(1)
+        outer.onCompleted()
+        XCTAssertEqual(log, ["live", "disposed live", "map 1", "just 1", "completed"])
+        subscription.dispose()
+    }
+
+    /// As ``testAnInnerJustIsNotSubscribedTo()``, for `just(x).map { }`: the live
+    /// Ripple objects during delivery are the `just` and the `map`: no inner
+    /// subscription and no sink, which a subscription would add.
+    func testAMapOfAJustIsNotSubscribedTo() {
+        let operators: [(String, (Observable<Int>) -> Observable<Int>)] = [
+            ("flatMap", { $0.flatMap { Observable.just($0).map { $0 + 1 } } }),
+            ("flatMapLatest", { $0.flatMapLatest { Observable.just($0).map { $0 + 1 } } }),
+            ("flatMapFirst", { $0.flatMapFirst { Observable.just($0).map { $0 + 1 } } }),
+            ("concatMap", { $0.concatMap { Observable.just($0).map { $0 + 1 } } }),
+        ]
+        for (name, apply) in operators {
+            let outer = PublishSubject<Int>()
+            var during: Int32 = 0
+            let subscription = apply(outer.asObservable()).subscribe(onNext: { _ in during = Resources.total })
+            let before = Resources.total
+            outer.onNext(1)
+            XCTAssertEqual(during - before, 2, name)
+            subscription.dispose()
+        }
+    }
 }

@@ -66,6 +66,13 @@ public enum Hooks {
         return customCaptureSubscriptionCallstack()
     }
 
+    /// The call stack when recording is on, else `nil` (see ``ClosureSubscription``).
+    @usableFromInline
+    static func recordedCallStack() -> [String]? {
+        guard recordsCallStack.load(ordering: .relaxed) else { return nil }
+        return customCaptureSubscriptionCallstack()
+    }
+
     /// Hands `error` to `handler`, or to ``defaultErrorHandler`` (with the
     /// subscription's `callStack`) when the subscriber gave none.
     @usableFromInline

@@ -258,10 +258,13 @@ final class ClosureSubscription: SubscriptionBase, @unchecked Sendable {
     /// Where `subscribe(onNext:...)` without an `onError` was called, for
     /// ``Hooks/defaultErrorHandler`` (empty unless call stacks are recorded).
     @usableFromInline
-    let callStack: [String]
+    ///
+    /// `nil` rather than empty when none was recorded: an empty array would still
+    /// cost a retain and a release per subscription.
+    let callStack: [String]?
 
     @inlinable
-    init(onDisposed: (() -> Void)?, callStack: [String] = []) {
+    init(onDisposed: (() -> Void)?, callStack: [String]? = nil) {
         self.onDisposed = onDisposed
         self.callStack = callStack
         super.init()

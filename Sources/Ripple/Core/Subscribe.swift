@@ -38,7 +38,7 @@ extension ObservableType {
         let handlers = SubscribeHandlers(
             subscription: ClosureSubscription(
                 onDisposed: onDisposed,
-                callStack: onError == nil ? Hooks.captureCallStackIfNeeded() : []
+                callStack: onError == nil ? Hooks.recordedCallStack() : nil
             ),
             onNext: onNext, onError: onError, onCompleted: onCompleted
         )
@@ -150,7 +150,7 @@ struct SubscribeHandlers<Element> {
         case .next:
             return
         case .error(let error):
-            Hooks.report(error, to: onError, callStack: subscription.callStack)
+            Hooks.report(error, to: onError, callStack: subscription.callStack ?? [])
         case .completed:
             onCompleted?()
         }

@@ -163,14 +163,16 @@ final class FlattenJustTests: RippleTestCase {
     }
     // MARK: map/filter of a just
 
+    /// The four operators that take the map/filter-of-a-just shortcut, by name.
+    private static var flatteningOperators: [(String, (Observable<Int>, @escaping (Int) -> Observable<Int>) -> Observable<Int>)] { [
+        ("flatMap", { $0.flatMap($1) }),
+        ("flatMapLatest", { $0.flatMapLatest($1) }),
+        ("flatMapFirst", { $0.flatMapFirst($1) }),
+        ("concatMap", { $0.concatMap($1) }),
+    ] }
+
     func testMapAndFilterOfAJustGiveTheSameEventsAsASubscription() {
-        let operators: [(String, (Observable<Int>, @escaping (Int) -> Observable<Int>) -> Observable<Int>)] = [
-            ("flatMap", { $0.flatMap($1) }),
-            ("flatMapLatest", { $0.flatMapLatest($1) }),
-            ("flatMapFirst", { $0.flatMapFirst($1) }),
-            ("concatMap", { $0.concatMap($1) }),
-        ]
-        for (name, apply) in operators {
+        for (name, apply) in Self.flatteningOperators {
             let scheduler = TestScheduler(initialClock: 0)
             let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
             let res = scheduler.start {
@@ -182,13 +184,7 @@ final class FlattenJustTests: RippleTestCase {
     }
 
     func testAThrowingStepOfAJustFailsTheStream() {
-        let operators: [(String, (Observable<Int>, @escaping (Int) -> Observable<Int>) -> Observable<Int>)] = [
-            ("flatMap", { $0.flatMap($1) }),
-            ("flatMapLatest", { $0.flatMapLatest($1) }),
-            ("flatMapFirst", { $0.flatMapFirst($1) }),
-            ("concatMap", { $0.concatMap($1) }),
-        ]
-        for (name, apply) in operators {
+        for (name, apply) in Self.flatteningOperators {
             let scheduler = TestScheduler(initialClock: 0)
             let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
             let res = scheduler.start {

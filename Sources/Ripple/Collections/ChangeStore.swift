@@ -145,15 +145,21 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             return result
         }
         if let change = consume delivery {
-            // Moved, not copied, into the event, which is built once for
-            // every subscriber: a reference to the change's storage fewer to count.
-            let event = Event.next(consume change)
             switch consume recipients {
             case .nobody:
                 break
             case .sole(let observer):
-                observer._withUnsafeGuaranteedRef { $0.send(event) }
+                if observer._withUnsafeGuaranteedRef({ $0.observer == nil }) {
+                    // `subscribe(onNext:...)`'s handlers take the change as it is.
+                    observer._withUnsafeGuaranteedRef { $0.sendToHandlers(change) }
+                } else {
+                    let event = Event.next(consume change)
+                    observer._withUnsafeGuaranteedRef { $0.send(event) }
+                }
             case .all(let observers):
+                // Moved, not copied, into the event, which is built once for
+                // every subscriber: a reference to the change's storage fewer to count.
+                let event = Event.next(consume change)
                 for case let observer? in observers {
                     observer.send(event)
                 }
@@ -244,8 +250,19 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// every change.
     @usableFromInline
     func subscribe(_ observer: AnyObserver<Change>) -> SubscriptionBase {
+        subscribe(ChangeSubscription(observer: observer, handlers: nil, store: self))
+    }
+
+    /// Adds the handlers of `subscribe(onNext:...)`, called with each change
+    /// directly (see ``HandlersProducer``).
+    @usableFromInline
+    func subscribe(handlers: SubscribeHandlers<Change>) -> SubscriptionBase {
+        subscribe(ChangeSubscription(observer: nil, handlers: handlers, store: self))
+    }
+
+    @usableFromInline
+    func subscribe(_ subscription: ChangeSubscription<Change>) -> SubscriptionBase {
         checkNotInsideBatch("changes")
-        let subscription = ChangeSubscription(observer: observer, store: self)
         let initial = state.withLock { state -> Change? in
             subscription.key = state.observers.insert(subscription)
             let initial = makeInitial(state.value)
@@ -298,8 +315,20 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
 /// One subscriber of a ``ChangeStore``.
 @usableFromInline
 final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
+    /// Exactly one of `observer` and `handlers` is set.
     @usableFromInline
-    let observer: AnyObserver<Change>
+    let observer: AnyObserver<Change>?
+
+    /// The handlers of `subscribe(onNext:...)`, called without an `Event` and an
+    /// observer closure in between (see ``HandlersProducer``). A change stream
+    /// never ends, so `onNext` and the handlers' subscription are all it needs:
+    /// kept as two fields, read in place (no copy of the handlers per change).
+    @usableFromInline
+    let onNext: ((Change) -> Void)?
+
+    /// The subscription `subscribe(onNext:...)` returned; `nil` with an `observer`.
+    @usableFromInline
+    let handlersSubscription: ClosureSubscription?
 
     /// Removes this subscription from its store; `nil` once it did. It holds
     /// the store strongly, until disposal (as a subject's subscriptions do): a
@@ -314,18 +343,33 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     var key: BagKey?
 
     @inlinable
-    init<Value>(observer: AnyObserver<Change>, store: ChangeStore<Value, Change>) {
+    init<Value>(observer: AnyObserver<Change>?, handlers: SubscribeHandlers<Change>?, store: ChangeStore<Value, Change>) {
         self.observer = observer
+        self.onNext = handlers?.onNext
+        self.handlersSubscription = handlers?.subscription
         self.removeFromStore = { store.remove($0) }
         super.init()
     }
 
     /// Sends a change unless disposed. Only the store's deliverer calls it, one
     /// call at a time.
+    /// Calls the handlers of `subscribe(onNext:...)` (only when `observer` is `nil`).
+    @inlinable
+    @inline(__always)
+    func sendToHandlers(_ change: Change) {
+        if !isDisposed && !handlersSubscription.unsafelyUnwrapped.isDisposed {
+            onNext?(change)
+        }
+    }
+
     @inlinable
     func send(_ change: Change) {
         if !isDisposed {
-            observer.on(.next(change))
+            if let observer {
+                observer.on(.next(change))
+            } else {
+                sendToHandlers(change)
+            }
         }
     }
 
@@ -334,7 +378,12 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     @inlinable
     func send(_ event: Event<Change>) {
         if !isDisposed {
-            observer.on(event)
+            if let observer {
+                observer.on(event)
+            } else if case .next(let change) = event, !handlersSubscription.unsafelyUnwrapped.isDisposed {
+                // A change stream never ends: only `.next` reaches here.
+                onNext?(change)
+            }
         }
     }
 

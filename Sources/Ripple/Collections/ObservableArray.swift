@@ -84,8 +84,10 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// changes:  initial[a]--insert(1)[a,b]--delete(0)[b]--
     /// ```
     public var changes: Observable<ArrayChange<Element>> {
-        let store = self.store
-        return Producer { observer in store.subscribe(observer) }
+        HandlersProducer(subscribeHandlers: { [store] handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
+            // Reached only for other subscribers than `subscribe(onNext:...)`.
+            store.subscribe(observer)
+        }
     }
 
     /// The contents after each change, starting with the current contents (like a

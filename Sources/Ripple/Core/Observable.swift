@@ -178,7 +178,7 @@ enum InnerSource<Element> {
     @inline(__always)
     init(_ source: Observable<Element>) {
         switch source.kind {
-        case .none:
+        case .none, .handlers:
             self = .subscribe
         case .just:
             self = .just(unsafeDowncast(source, to: JustProducer<Element>.self).element)
@@ -204,6 +204,8 @@ enum ObservableKind: UInt8 {
     case map
     /// A ``FilterProducer``.
     case filter
+    /// A ``HandlersProducer``.
+    case handlers
 }
 
 /// The base of `map`'s and `filter`'s observables (``MapProducer``,
@@ -221,6 +223,25 @@ class FusibleProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
     ) {
         self.fusion = fusion
         super.init(kind: kind, subscribeHandler)
+    }
+}
+
+/// A source that takes the handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`
+/// itself and calls them without an `Event` and an observer closure in between
+/// (``ObservableArray/changes``: one closure call and one copy of the change
+/// fewer per mutation). Subscribed any other way, it behaves like any producer.
+@usableFromInline
+final class HandlersProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
+    @usableFromInline
+    let subscribeHandlers: (SubscribeHandlers<Element>) -> SubscriptionBase?
+
+    @inlinable
+    init(
+        subscribeHandlers: @escaping (SubscribeHandlers<Element>) -> SubscriptionBase?,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
+        self.subscribeHandlers = subscribeHandlers
+        super.init(kind: .handlers, subscribeHandler)
     }
 }
 

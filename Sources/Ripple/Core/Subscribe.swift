@@ -44,6 +44,11 @@ extension ObservableType {
         )
         let source = asObservable()
         // A `map`/`filter` runs its step in the handlers' own closure: no sink.
+        if source.kind == .handlers {
+            let producer = unsafeDowncast(source, to: HandlersProducer<Element>.self)
+            handlers.subscription.setUpstream(producer.subscribeHandlers(handlers))
+            return handlers.subscription
+        }
         if source.kind == .map || source.kind == .filter {
             let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
             handlers.subscription.setUpstream(fusible.fusion.subscribeHandlers(fusible, handlers))

@@ -338,6 +338,38 @@ final class CollectionsObservableArrayTests: RippleTestCase {
         XCTAssertEqual(received.values.map(\.elements), [[], [1]])
     }
 
+    /// `subscribe(onNext:...)` on `changes` gets the changes without an `Event`
+    /// and an observer closure in between; it must behave like any other
+    /// subscriber: same changes, `onDisposed` once on dispose, nothing after it,
+    /// next to subscribers that go through an operator (which take the other path).
+    func testSubscribeHandlersAndOperatorSubscribersSeeTheSameChanges() {
+        let array = ObservableArray([1])
+        let direct = Recorder<ArrayChange<Int>>()
+        let disposed = Recorder<String>()
+        let first = array.changes.subscribe(
+            onNext: { direct.append($0) },
+            onError: { _ in disposed.append("error") },
+            onCompleted: { disposed.append("completed") },
+            onDisposed: { disposed.append("disposed") }
+        )
+        let throughMap = Recorder<[Int]>()
+        let second = array.changes.map(\.elements).subscribe(onNext: { throughMap.append($0) })
+        let lone = Recorder<ArrayChange<Int>>()
+        array.append(2)  // two subscribers: the snapshot path
+        first.dispose()
+        first.dispose()
+        array.append(3)  // the only subscriber goes through `map`: an observer
+        let third = array.changes.subscribe(onNext: { lone.append($0) })
+        second.dispose()
+        array.remove(at: 0)  // the only subscriber is the handlers
+        third.dispose()
+        array.append(4)
+        XCTAssertEqual(direct.values, [.initial([1]), ArrayChange(elements: [1, 2], edits: [.insert(1)])])
+        XCTAssertEqual(disposed.values, ["disposed"])
+        XCTAssertEqual(throughMap.values, [[1], [1, 2], [1, 2, 3]])
+        XCTAssertEqual(lone.values, [.initial([1, 2, 3]), ArrayChange(elements: [2, 3], edits: [.delete(0)])])
+    }
+
     func testSubscribersDoNotKeepTheArrayAlive() {
         weak var weakArray: ObservableArray<Int>?
         var subscription: Disposable?

@@ -315,7 +315,8 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
 /// One subscriber of a ``ChangeStore``.
 @usableFromInline
 final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
-    /// Exactly one of `observer` and `handlers` is set.
+    /// The observer of any subscriber but `subscribe(onNext:...)`; `nil` for
+    /// that one, which `onNext` and `handlersSubscription` stand for.
     @usableFromInline
     let observer: AnyObserver<Change>?
 
@@ -351,9 +352,8 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
         super.init()
     }
 
-    /// Sends a change unless disposed. Only the store's deliverer calls it, one
-    /// call at a time.
-    /// Calls the handlers of `subscribe(onNext:...)` (only when `observer` is `nil`).
+    /// Calls the handlers of `subscribe(onNext:...)` (only when `observer` is
+    /// `nil`) unless either subscription is disposed.
     @inlinable
     @inline(__always)
     func sendToHandlers(_ change: Change) {
@@ -362,14 +362,13 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
         }
     }
 
+    /// Sends a change unless disposed. Only the store's deliverer calls it, one
+    /// call at a time.
     @inlinable
     func send(_ change: Change) {
+        guard let observer else { return sendToHandlers(change) }
         if !isDisposed {
-            if let observer {
-                observer.on(.next(change))
-            } else {
-                sendToHandlers(change)
-            }
+            observer.on(.next(change))
         }
     }
 
@@ -377,13 +376,13 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     /// ``ChangeStore/mutate(_:runsUserCode:_:)``, which builds the event once).
     @inlinable
     func send(_ event: Event<Change>) {
+        guard let observer else {
+            // A change stream never ends: only `.next` reaches here.
+            if case .next(let change) = event { sendToHandlers(change) }
+            return
+        }
         if !isDisposed {
-            if let observer {
-                observer.on(event)
-            } else if case .next(let change) = event, !handlersSubscription.unsafelyUnwrapped.isDisposed {
-                // A change stream never ends: only `.next` reaches here.
-                onNext?(change)
-            }
+            observer.on(event)
         }
     }
 

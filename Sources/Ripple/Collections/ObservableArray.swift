@@ -84,7 +84,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// changes:  initial[a]--insert(1)[a,b]--delete(0)[b]--
     /// ```
     public var changes: Observable<ArrayChange<Element>> {
-        HandlersProducer(subscribeHandlers: { [store] handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
+        HandlersProducer(subscribeHandlers: { [store] _, handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
             // Reached only for other subscribers than `subscribe(onNext:...)`.
             store.subscribe(observer)
         }

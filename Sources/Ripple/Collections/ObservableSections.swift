@@ -77,7 +77,7 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
     /// The changes of the list: at once, an initial change with the current
     /// sections; then one change per mutation. Never fails or completes.
     public var changes: Observable<SectionedChange<Section, Item>> {
-        HandlersProducer(subscribeHandlers: { [store] handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
+        HandlersProducer(subscribeHandlers: { [store] _, handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
             // Reached only for other subscribers than `subscribe(onNext:...)`.
             store.subscribe(observer)
         }

@@ -62,8 +62,7 @@ public enum Hooks {
 
     @usableFromInline
     static func captureCallStackIfNeeded() -> [String] {
-        guard recordsCallStack.load(ordering: .relaxed) else { return [] }
-        return customCaptureSubscriptionCallstack()
+        recordedCallStack() ?? []
     }
 
     /// The call stack when recording is on, else `nil` (see ``ClosureSubscription``).

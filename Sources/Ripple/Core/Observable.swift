@@ -119,22 +119,16 @@ class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
 
 /// What `map` and `filter` leave on the stream they build, so that a `filter` or
 /// `map` applied next can join them instead of adding an operator (one sink
-/// instead of two, one hop fewer per element), and so that
-/// `subscribe(onNext:onError:onCompleted:onDisposed:)` can run their step in its
-/// own closure. Like ``FieldProducer``'s subscription function, these functions
-/// capture nothing and receive the producer.
+/// instead of two, one hop fewer per element), and so that the flatMap family can
+/// run their step on an inner `just`'s element. Like ``FieldProducer``'s
+/// subscription function, these functions capture nothing and receive the
+/// producer.
 @usableFromInline
 struct OperatorFusion<Element> {
     /// Builds this stream followed by `filter(predicate)` as a single operator; in
     /// place when the producer is uniquely referenced (`isUnique`).
     @usableFromInline
     let appendingFilter: (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
-
-    /// Subscribes the handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`
-    /// to this stream with the operator's step run in the handlers' own observer:
-    /// no sink object and one hop fewer per element.
-    @usableFromInline
-    let subscribeHandlers: (FusibleProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
 
     /// When the operator's source is a `just` (`just(x).map { }.filter { }`):
     /// the function that runs the operator's step on the `just`'s element, giving
@@ -150,11 +144,9 @@ struct OperatorFusion<Element> {
     @inlinable
     init(
         appendingFilter: @escaping (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
-        subscribeHandlers: @escaping (FusibleProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
         stepOnJust: @escaping (FusibleProducer<Element>) -> ((FusibleProducer<Element>) throws -> Element?)?
     ) {
         self.appendingFilter = appendingFilter
-        self.subscribeHandlers = subscribeHandlers
         self.stepOnJust = stepOnJust
     }
 }
@@ -200,18 +192,46 @@ enum ObservableKind: UInt8 {
     case none
     /// A ``JustProducer``.
     case just
+    /// A ``HandlersProducer`` that is not a `map` or `filter`
+    /// (``ObservableArray/changes``).
+    case handlers
     /// A ``MapProducer``.
     case map
     /// A ``FilterProducer``.
     case filter
-    /// A ``HandlersProducer``.
-    case handlers
+
+    /// A ``HandlersProducer``: `handlers`, `map` or `filter`.
+    @inlinable
+    var takesHandlers: Bool { rawValue >= ObservableKind.handlers.rawValue }
+}
+
+/// A source that subscribes the handlers of
+/// `subscribe(onNext:onError:onCompleted:onDisposed:)` itself, with no observer
+/// closure of their own in between: a `map`/`filter` runs its step in the
+/// handlers' observer (no sink, one hop fewer per element), and
+/// ``ObservableArray/changes`` calls `onNext` with each change directly (no
+/// `Event` built and unwrapped per mutation). Subscribed any other way, it behaves
+/// like any ``FieldProducer``. Its function, too, receives the producer.
+@usableFromInline
+class HandlersProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
+    @usableFromInline
+    let subscribeHandlers: (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
+
+    @inlinable
+    init(
+        kind: ObservableKind = .handlers,
+        subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
+        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    ) {
+        self.subscribeHandlers = subscribeHandlers
+        super.init(kind: kind, subscribeHandler)
+    }
 }
 
 /// The base of `map`'s and `filter`'s observables (``MapProducer``,
-/// ``FilterProducer``): a ``FieldProducer`` that also carries ``OperatorFusion``.
+/// ``FilterProducer``): a ``HandlersProducer`` that also carries ``OperatorFusion``.
 @usableFromInline
-class FusibleProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
+class FusibleProducer<Element>: HandlersProducer<Element>, @unchecked Sendable {
     @usableFromInline
     let fusion: OperatorFusion<Element>
 
@@ -219,29 +239,11 @@ class FusibleProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
     init(
         kind: ObservableKind,
         fusion: OperatorFusion<Element>,
+        subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.fusion = fusion
-        super.init(kind: kind, subscribeHandler)
-    }
-}
-
-/// A source that takes the handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)`
-/// itself and calls them without an `Event` and an observer closure in between
-/// (``ObservableArray/changes``: one closure call and one copy of the change
-/// fewer per mutation). Subscribed any other way, it behaves like any producer.
-@usableFromInline
-final class HandlersProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
-    @usableFromInline
-    let subscribeHandlers: (SubscribeHandlers<Element>) -> SubscriptionBase?
-
-    @inlinable
-    init(
-        subscribeHandlers: @escaping (SubscribeHandlers<Element>) -> SubscriptionBase?,
-        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
-    ) {
-        self.subscribeHandlers = subscribeHandlers
-        super.init(kind: .handlers, subscribeHandler)
+        super.init(kind: kind, subscribeHandlers: subscribeHandlers, subscribeHandler)
     }
 }
 
@@ -277,11 +279,9 @@ final class ClosureSubscription: SubscriptionBase, @unchecked Sendable {
     final var onDisposed: (() -> Void)?
 
     /// Where `subscribe(onNext:...)` without an `onError` was called, for
-    /// ``Hooks/defaultErrorHandler`` (empty unless call stacks are recorded).
+    /// ``Hooks/defaultErrorHandler``: `nil` unless call stacks are recorded (an
+    /// empty array would still cost a retain and a release per subscription).
     @usableFromInline
-    ///
-    /// `nil` rather than empty when none was recorded: an empty array would still
-    /// cost a retain and a release per subscription.
     let callStack: [String]?
 
     @inlinable

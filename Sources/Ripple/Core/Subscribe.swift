@@ -43,15 +43,11 @@ extension ObservableType {
             onNext: onNext, onError: onError, onCompleted: onCompleted
         )
         let source = asObservable()
-        // A `map`/`filter` runs its step in the handlers' own closure: no sink.
-        if source.kind == .handlers {
+        // A `map`/`filter` runs its step in the handlers' own closure (no sink);
+        // a change stream calls `onNext` itself (see ``HandlersProducer``).
+        if source.kind.takesHandlers {
             let producer = unsafeDowncast(source, to: HandlersProducer<Element>.self)
-            handlers.subscription.setUpstream(producer.subscribeHandlers(handlers))
-            return handlers.subscription
-        }
-        if source.kind == .map || source.kind == .filter {
-            let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
-            handlers.subscription.setUpstream(fusible.fusion.subscribeHandlers(fusible, handlers))
+            handlers.subscription.setUpstream(producer.subscribeHandlers(producer, handlers))
             return handlers.subscription
         }
         let observer = AnyObserver<Element> { event in

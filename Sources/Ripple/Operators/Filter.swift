@@ -97,6 +97,12 @@ extension Observable {
     final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         // As in `fusedMap`: functions that capture nothing and read the producer's
         // fields; one allocation per `filter`.
+        // `subscribe(onNext:...)` right after: the predicate runs in the handlers'
+        // observer, no sink (see ``HandlersProducer``).
+        let subscribeHandlers: (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase? = { producer, handlers in
+            let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
+            return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
+        }
         let fusion = OperatorFusion<Element>(
             appendingFilter: { producer, isUnique, next in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
@@ -106,10 +112,6 @@ extension Observable {
                     return step
                 }
                 return step.source.filtered { try predicate($0) && next($0) }
-            },
-            subscribeHandlers: { producer, handlers in
-                let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
-                return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
             },
             stepOnJust: { producer in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
@@ -121,7 +123,7 @@ extension Observable {
                 }
             }
         )
-        return FilterProducer(source: self, predicate: predicate, fusion: fusion) { producer, observer in
+        return FilterProducer(source: self, predicate: predicate, fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
             let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
             let sink = FilterSink(predicate: step.predicate, observer: observer)
             sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
@@ -147,11 +149,12 @@ final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendab
         source: Observable<Element>,
         predicate: @escaping (Element) throws -> Bool,
         fusion: OperatorFusion<Element>,
+        subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.source = source
         self.predicate = predicate
-        super.init(kind: .filter, fusion: fusion, subscribeHandler)
+        super.init(kind: .filter, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
     }
 }
 

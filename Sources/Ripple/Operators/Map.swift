@@ -59,6 +59,12 @@ extension Observable {
         // fields): one allocation per `map`, the `MapProducer`. Closures that
         // captured the four values cost a context each; measured with
         // `ripple-compare --instructions`, `build-3-*` rows.
+        // `subscribe(onNext:...)` right after: the step runs in the handlers'
+        // observer, no sink (see ``HandlersProducer``).
+        let subscribeHandlers: (HandlersProducer<Result>, SubscribeHandlers<Result>) -> SubscriptionBase? = { producer, handlers in
+            let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
+            return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
+        }
         let fusion = OperatorFusion<Result>(
             appendingFilter: { producer, isUnique, next in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
@@ -70,10 +76,6 @@ extension Observable {
                     return step.source.fusedMap(filter: step.before, step.transform, then: next)
                 }
                 return step.source.fusedMap(filter: step.before, step.transform, then: { try after($0) && next($0) })
-            },
-            subscribeHandlers: { producer, handlers in
-                let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
-                return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
             },
             stepOnJust: { producer in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
@@ -87,7 +89,7 @@ extension Observable {
         )
         // One sink class per shape, so that the common ones (`map`, `map.filter`)
         // test no optional predicate per element.
-        return MapProducer(source: self, before: before, transform: transform, after: after, fusion: fusion) { producer, observer in
+        return MapProducer(source: self, before: before, transform: transform, after: after, fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
             let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
             if let before = step.before {
                 let sink = FilterMapSink(before: before, transform: step.transform, after: step.after, observer: observer)
@@ -130,13 +132,14 @@ final class MapProducer<Source, Result>: FusibleProducer<Result>, @unchecked Sen
         transform: @escaping (Source) throws -> Result,
         after: ((Result) throws -> Bool)?,
         fusion: OperatorFusion<Result>,
+        subscribeHandlers: @escaping (HandlersProducer<Result>, SubscribeHandlers<Result>) -> SubscriptionBase?,
         _ subscribeHandler: @escaping (FieldProducer<Result>, AnyObserver<Result>) -> SubscriptionBase?
     ) {
         self.source = source
         self.before = before
         self.transform = transform
         self.after = after
-        super.init(kind: .map, fusion: fusion, subscribeHandler)
+        super.init(kind: .map, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
     }
 }
 

@@ -5,7 +5,7 @@ import RippleHTTPTesting
 import RippleTest
 import XCTest
 
-// The README's "Networking" example, compiled and run.
+// docs/Networking.md's example, compiled and run.
 
 // 1. One type per endpoint.
 struct Repository: Decodable, Equatable {
@@ -141,7 +141,7 @@ final class NetworkingExampleTests: HTTPTestCase {
     }
 }
 
-// The README's test of the view model, word for word
+// docs/Networking.md's test of the view model, word for word
 // (`testTheReadmeShowsTheseTests` checks that).
 final class RepositoriesViewModelTests: XCTestCase {
     func testCachedResultsFirstThenFreshOnes() {
@@ -171,16 +171,16 @@ final class RepositoriesViewModelTests: XCTestCase {
     }
 }
 
-final class NetworkingReadmeTests: XCTestCase {
-    func testTheReadmeShowsTheseTests() throws {
+final class NetworkingGuideTests: XCTestCase {
+    func testTheNetworkingGuideShowsTheseTests() throws {
         let file = URL(fileURLWithPath: #filePath)
         let readme = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
+            .appendingPathComponent("docs/Networking.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         let source = try String(contentsOf: file, encoding: .utf8)
         let start = try XCTUnwrap(text.range(of: "final class RepositoriesViewModelTests"))
         let end = try XCTUnwrap(text.range(of: "\n```", range: start.lowerBound..<text.endIndex))
         let shown = String(text[start.lowerBound..<end.lowerBound])
-        XCTAssertTrue(source.contains(shown), "README's RepositoriesViewModelTests differs from this file's:\n\(shown)")
+        XCTAssertTrue(source.contains(shown), "docs/Networking.md's RepositoriesViewModelTests differs from this file's:\n\(shown)")
     }
 }

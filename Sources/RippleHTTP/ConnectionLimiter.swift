@@ -50,9 +50,10 @@ struct ConnectionSlots: Equatable {
     }
 }
 
-/// Keeps at most ``ConnectionSlots/limit`` requests per host in `URLSession`'s
-/// hands, so that a request waits in Ripple's queue (where its timeout has not
-/// started and disposing it sends nothing), not in `URLSession`'s.
+/// Keeps at most ``ConnectionSlots/limit`` requests per host in the
+/// transport's hands (`URLSession`'s, AsyncHTTPClient's), so that a request
+/// waits in Ripple's queue (where its timeout has not started and disposing
+/// it sends nothing), not in the transport's.
 final class ConnectionLimiter: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: ConnectionSlots
@@ -61,6 +62,13 @@ final class ConnectionLimiter: @unchecked Sendable {
 
     init(limit: Int) {
         slots = ConnectionSlots(limit: limit)
+    }
+
+    /// The key of `url`'s host: scheme, host and port (what a connection is
+    /// to).
+    static func hostKey(_ url: URL?) -> String {
+        guard let url else { return "" }
+        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port.map(String.init) ?? "")"
     }
 
     /// A new request identifier.

@@ -109,36 +109,34 @@ final class DemoCommandLineTests: MockServerTestCase {
             ("github-search", ["--mock-latency-ms", "-5", "--query", "x"], "--mock-latency-ms takes milliseconds"),
         ]
         for (name, arguments, message) in cases {
-            let result = try DemoExecutable.run(name, arguments)
-            XCTAssertEqual(result.status, 64, "\(name) \(arguments): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains(message), "\(name) \(arguments): \(result.stderr)")
+            let result = try assertUsageError(name, arguments, message)
             XCTAssertFalse(result.stderr.contains("Missing value"), result.stderr)
         }
     }
 
+    /// Runs `name` with `arguments`, expecting a usage error (status 64) that says `message`.
+    @discardableResult
+    private func assertUsageError(_ name: String, _ arguments: [String], _ message: String, line: UInt = #line) throws -> CommandResult {
+        let result = try DemoExecutable.run(name, arguments)
+        XCTAssertEqual(result.status, 64, "\(name) \(arguments): \(result.stderr)", line: line)
+        XCTAssertTrue(result.stderr.contains(message), "\(name) \(arguments): \(result.stderr)", line: line)
+        return result
+    }
+
     func testMockServerArgumentsAreValidated() throws {
-        let missing = try DemoExecutable.run("mock-github-api", ["--fixtures", "/nonexistent/fixtures.json"])
-        XCTAssertEqual(missing.status, 64)
-        XCTAssertTrue(missing.stderr.hasPrefix("Error: --fixtures: cannot read '/nonexistent/fixtures.json' (no such file).\n"), missing.stderr)
+        let missing = try assertUsageError(
+            "mock-github-api", ["--fixtures", "/nonexistent/fixtures.json"], "Error: --fixtures: cannot read '/nonexistent/fixtures.json' (no such file).\n")
         XCTAssertFalse(missing.stderr.contains("NSCocoaErrorDomain"), missing.stderr)
 
         let notFixtures = temporaryFile("fixtures.json")
         try Data(#"{"accounts": 3}"#.utf8).write(to: notFixtures)
-        let invalid = try DemoExecutable.run("mock-github-api", ["--fixtures", notFixtures.path, "--port", "0"])
-        XCTAssertEqual(invalid.status, 64)
+        let invalid = try assertUsageError(
+            "mock-github-api", ["--fixtures", notFixtures.path, "--port", "0"], "error: the fixture file \(notFixtures.path) is not a fixture set: ")
         XCTAssertEqual(invalid.stderr.split(separator: "\n").count, 1, invalid.stderr)
-        XCTAssertTrue(invalid.stderr.hasPrefix("error: the fixture file \(notFixtures.path) is not a fixture set: "), invalid.stderr)
 
-        let url = try DemoExecutable.run("mock-github-api", ["--html-base-url", "notaurl"])
-        XCTAssertEqual(url.status, 64)
-        XCTAssertTrue(url.stderr.contains("--html-base-url must be an http(s) URL"), url.stderr)
-
-        let zero = try DemoExecutable.run("mock-github-api", ["--rate-limit", "0"])
-        XCTAssertEqual(zero.status, 64)
-        XCTAssertTrue(zero.stderr.contains("--rate-limit must be at least 1 request per window, not 0"), zero.stderr)
-        let mockZero = try DemoExecutable.run("github-search", ["--mock-rate-limit", "0", "--query", "x"])
-        XCTAssertEqual(mockZero.status, 64)
-        XCTAssertTrue(mockZero.stderr.contains("--mock-rate-limit must be at least 1"), mockZero.stderr)
+        try assertUsageError("mock-github-api", ["--html-base-url", "notaurl"], "--html-base-url must be an http(s) URL")
+        try assertUsageError("mock-github-api", ["--rate-limit", "0"], "--rate-limit must be at least 1 request per window, not 0")
+        try assertUsageError("github-search", ["--mock-rate-limit", "0", "--query", "x"], "--mock-rate-limit must be at least 1")
     }
 
     /// `--input` with many keys that are not text: each waits for the screen to

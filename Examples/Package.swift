@@ -211,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockGitHubAPITests",
-            dependencies: ["MockGitHubAPI", .product(name: "Ripple", package: "Ripple")]
+            dependencies: ["MockGitHubAPI", .product(name: "Ripple", package: "Ripple"), .product(name: "RippleHTTP", package: "Ripple")]
         ),
     ],
     swiftLanguageModes: [.v6]

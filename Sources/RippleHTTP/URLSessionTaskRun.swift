@@ -35,8 +35,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
 
     private let client: URLSessionHTTPClient
     private let receiver: ResponseReceiver
-    private let id: UInt64
-    private let host: String
+    private let slot: ConnectionSlot
     private let started: @Sendable () -> Void
 
     init(client: URLSessionHTTPClient, request: URLRequest, started: @escaping @Sendable () -> Void, receiver: ResponseReceiver) {
@@ -44,8 +43,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
         self.current = request
         self.started = started
         self.receiver = receiver
-        id = client.limiter.makeID()
-        host = ConnectionLimiter.hostKey(request.url)
+        slot = ConnectionSlot(limiter: client.limiter, url: request.url)
         // The client (and so its session) lives as long as a request that
         // may still start: a session is never used after its client
         // invalidated it.
@@ -53,7 +51,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
 
     /// Asks for a connection slot.
     func begin() {
-        client.limiter.acquire(id, host: host) { [self] in granted() }
+        slot.acquire { [self] in granted() }
     }
 
     private func granted() {
@@ -61,7 +59,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
         guard case .waiting = phase else {
             // Disposed while the slot was being granted.
             lock.unlock()
-            client.limiter.release(host: host)
+            slot.release()
             return
         }
         phase = .scheduled
@@ -76,7 +74,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
         lock.lock()
         guard case .scheduled = phase else {
             lock.unlock()
-            client.limiter.release(host: host)
+            slot.release()
             return
         }
         let task: URLSessionDataTask
@@ -117,7 +115,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
         case .waiting:
             // Out of the queue; if the slot was granted meanwhile, `granted`
             // sees `.disposed` and gives it back.
-            _ = client.limiter.withdraw(id, host: host)
+            slot.withdraw()
         case .running(let task):
             task.cancel()
         case .scheduled, .finished, .disposed:
@@ -179,7 +177,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
             phase = .finished
         }
         lock.unlock()
-        client.limiter.release(host: host)
+        slot.release()
         // Delivered outside the lock.
         receiver.finish(reason ?? error.map(URLSessionHTTPClient.transportFailure))
     }

@@ -259,13 +259,10 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
     private var stopReason: HTTPError?
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
-    /// The run holds a connection slot (from the grant to the end).
-    private var holdsSlot = false
 
     private let transport: AsyncHTTPClientTransport
     private let receiver: ResponseReceiver
-    private let id: UInt64
-    private let host: String
+    private let slot: ConnectionSlot
     private let started: @Sendable () -> Void
 
     init(transport: AsyncHTTPClientTransport, request: URLRequest, started: @escaping @Sendable () -> Void, receiver: ResponseReceiver) {
@@ -273,24 +270,23 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         self.current = request
         self.started = started
         self.receiver = receiver
-        id = transport.limiter.makeID()
-        host = ConnectionLimiter.hostKey(request.url)
+        slot = ConnectionSlot(limiter: transport.limiter, url: request.url)
     }
 
     /// Asks for a connection slot.
     func begin() {
-        transport.limiter.acquire(id, host: host) { [self] in granted() }
+        slot.acquire { [self] in granted() }
     }
 
     private func granted() {
         lock.lock()
         guard case .waiting = phase else {
+            // Disposed while the slot was being granted.
             lock.unlock()
-            transport.limiter.release(host: host)
+            slot.release()
             return
         }
         phase = .starting
-        holdsSlot = true
         let request = current
         lock.unlock()
         if execute(request) {
@@ -343,7 +339,7 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         lock.unlock()
         switch previous {
         case .waiting:
-            _ = transport.limiter.withdraw(id, host: host)
+            slot.withdraw()
         case .running(let task):
             task.cancel()
         case .starting, .finished, .disposed:
@@ -437,14 +433,10 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         } else if case .starting = phase {
             phase = .finished
         }
-        let release = holdsSlot
-        holdsSlot = false
         idleCheck?.cancel()
         idleCheck = nil
         lock.unlock()
-        if release {
-            transport.limiter.release(host: host)
-        }
+        slot.release()
         receiver.finish(error)
     }
 

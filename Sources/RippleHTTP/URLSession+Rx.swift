@@ -151,8 +151,9 @@ extension Reactive where Base: URLSession {
     }
 }
 
-/// `URLSession.rx.shouldLogRequest`'s storage.
-private let shouldLogRequestStorage = LockedValue<@Sendable (URLRequest) -> Bool> { _ in false }
+/// `URLSession.rx.shouldLogRequest`'s storage, read and written under the lock.
+private let shouldLogRequestLock = NSLock()
+nonisolated(unsafe) private var shouldLogRequestStorage: @Sendable (URLRequest) -> Bool = { _ in false }
 
 extension Reactive where Base == URLSession {
     /// Decides which requests of the `URLSession.rx` extensions are printed
@@ -162,22 +163,7 @@ extension Reactive where Base == URLSession {
     /// ``HTTPLogger`` with Ripple's own clients.
     @preconcurrency
     public static var shouldLogRequest: @Sendable (URLRequest) -> Bool {
-        get { shouldLogRequestStorage.value }
-        set { shouldLogRequestStorage.value = newValue }
-    }
-}
-
-/// A value read and written under a lock.
-private final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { shouldLogRequestLock.withLock { shouldLogRequestStorage } }
+        set { shouldLogRequestLock.withLock { shouldLogRequestStorage = newValue } }
     }
 }

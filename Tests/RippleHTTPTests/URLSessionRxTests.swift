@@ -158,5 +158,8 @@ final class URLSessionRxTests: HTTPTestCase {
         URLSession.rx.shouldLogRequest = { $0.url?.path == "/text" }
         XCTAssertTrue(URLSession.rx.shouldLogRequest(request("/text")))
         XCTAssertFalse(URLSession.rx.shouldLogRequest(request("/hello")))
+        // A logged request (its curl line and outcome are printed) works the same.
+        let received = events(session.rx.data(request: request("/text")))
+        XCTAssertEqual(received.first?.element.map { String(decoding: $0, as: UTF8.self) }, "just text")
     }
 }

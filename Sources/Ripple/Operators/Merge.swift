@@ -411,6 +411,9 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
                     outbox.terminate(.completed)
                 }
             }
+            // The outer sequence is done: what its operators captured goes now,
+            // not when the last inner sequence ends (as in RxSwift).
+            releaseUpstream()
         }
     }
 

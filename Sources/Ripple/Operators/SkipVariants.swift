@@ -93,9 +93,10 @@ extension ObservableType {
                     case .completed: break
                     }
                 }
-                if !event.isStopEvent {
-                    sink.other.dispose()
-                }
+                // One element opens the gate for good, and a completion ends
+                // `other` too: either way its subscription, and what `other`'s
+                // operators captured, goes now (as in RxSwift).
+                sink.other.dispose()
             })
             sink.other.setDisposable(otherSubscription ?? Disposables.create())
             return sink

@@ -114,6 +114,9 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
                     outbox.terminate(.completed)
                 }
             }
+            // The outer sequence is done: what its operators captured goes now,
+            // not when the latest inner sequence ends (as in RxSwift).
+            releaseUpstream()
         }
     }
 

@@ -11,11 +11,11 @@ extension ObservableType {
     /// second:                 --3--|
     /// concat(second): --1--2----3--|
     /// ```
-    public func concat<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Element>
+    public func concat<Source: ObservableConvertibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Source.Element == Element {
         let first = asObservable()
         let second = second.asObservable()
-        return ConcatObservable { AnyIterator([first, second].makeIterator()) }
+        return ConcatObservable(site: SiteLiteral("concat", file, line)) { AnyIterator([first, second].makeIterator()) }
     }
 
     /// Subscribes to the sequences one after the other, each when the previous
@@ -30,9 +30,9 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        ConcatObservable { AnyIterator(sequence.makeIterator()) }
+        ConcatObservable(site: SiteLiteral("concat", file, line)) { AnyIterator(sequence.makeIterator()) }
     }
 
     /// Subscribes to the sequences one after the other, each when the previous
@@ -46,9 +46,9 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Observable<Element>
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Collection.Element == Observable<Element> {
-        ConcatObservable { AnyIterator(collection.makeIterator()) }
+        ConcatObservable(site: SiteLiteral("concat", file, line)) { AnyIterator(collection.makeIterator()) }
     }
 
     /// Subscribes to the sequences one after the other, each when the previous
@@ -62,8 +62,8 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
-        ConcatObservable { AnyIterator(sources.makeIterator()) }
+    public static func concat(_ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        ConcatObservable(site: SiteLiteral("concat", file, line)) { AnyIterator(sources.makeIterator()) }
     }
 }
 
@@ -81,8 +81,8 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                  --3--4|   (subscribed when a completes)
     /// concat():  ----1---2--3--4-----|
     /// ```
-    public func concat() -> Observable<Element.Element> {
-        merge(maxConcurrent: 1)
+    public func concat(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+        merge(maxConcurrent: 1, file: file, line: line)
     }
 }
 
@@ -95,9 +95,9 @@ extension ObservableType where Element: ObservableConvertibleType {
 final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable {
     let makeIterator: () -> AnyIterator<Observable<Element>>
 
-    init(makeIterator: @escaping () -> AnyIterator<Observable<Element>>) {
+    init(site: SiteLiteral, makeIterator: @escaping () -> AnyIterator<Observable<Element>>) {
         self.makeIterator = makeIterator
-        super.init()
+        super.init(site: site)
     }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {

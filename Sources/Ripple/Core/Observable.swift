@@ -219,12 +219,6 @@ enum InnerSource<Element> {
     @inlinable
     @inline(__always)
     init(_ source: Observable<Element>) {
-        // Recorded subscriptions take the ordinary path, so that the graph shows
-        // the inner sequence and counts its events.
-        if SubscriptionRecorder.isRecording {
-            self = .subscribe
-            return
-        }
         switch source.kind {
         case .none, .handlers:
             self = .subscribe

@@ -18,9 +18,8 @@ extension Hooks {
     ///
     /// Off by default. The sites themselves are always stored (three words per
     /// operator); what recording adds is per subscription and per event (see
-    /// docs/Debugging.md), so turn it on in debug builds, early: chains built
-    /// while it is on keep each operator as its own step, so that the graph counts
-    /// each one's events.
+    /// docs/Debugging.md), so turn it on in debug builds, early: only the
+    /// subscriptions made while it is on are recorded.
     ///
     /// ```swift
     /// #if DEBUG

@@ -13,15 +13,17 @@ extension ObservableType {
     /// one: `map { }.filter { }`, `filter { }.map { }` and `filter { }.filter { }`
     /// each run as a single step per element, with the same results, errors and
     /// disposal as the separate operators.
+    ///
+    /// Always inlined, like `map`.
     @inlinable
+    @inline(__always)
     public consuming func filter(
         _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
         let source = asObservable()
         _ = consume self
         let site = SiteLiteral("filter", file, line)
-        // While subscriptions are recorded, every operator stays its own node.
-        guard source.kind == .map || source.kind == .filter, !SubscriptionRecorder.isRecording else {
+        guard source.kind == .map || source.kind == .filter else {
             return source.filtered(predicate, site: site)
         }
         // `consuming` lets a chain built in one expression (`x.map { }.filter { }`)

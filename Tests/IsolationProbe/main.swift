@@ -16,6 +16,10 @@
 //              report         as background, with the release builds' behaviour
 //                             (the violation reported, the events delivered on the
 //                             main queue) instead of the debug stop
+//
+//   ripple-isolation-probe dispatch-main drive main
+//     drives a Driver from a block on the main queue drained by dispatchMain()
+//     (on Linux, a worker thread): the main queue counts as the main thread
 
 import Dispatch
 import Foundation
@@ -109,6 +113,16 @@ final class ViewModel {
             }).disposed(by: bag)
         }
     }
+}
+
+if context == "dispatch-main" {
+    Hooks.contractViolationHandler = { message in Probe.say("reported: \(message)") }
+    DispatchQueue.main.async {
+        Probe.say("on the main queue: mainThread=\(Thread.isMainThread)")
+        _ = Driver.just(1).drive(onNext: { Probe.handled("dispatch-main drive", $0) })
+        exit(0)
+    }
+    dispatchMain()
 }
 
 if feed == "report" {

@@ -72,6 +72,18 @@ final class IsolationProbeTests: RippleTestCase {
         }
     }
 
+    /// `drive` called on the main queue drained by `dispatchMain()` (by a worker
+    /// thread, not the main thread) is called "on the main thread": the queue is
+    /// checked, not `Thread.isMainThread`.
+    func testDriveOnTheMainQueueAfterDispatchMainIsNotReported() throws {
+        for mode in [Probe.Mode.swift6, .swift5] {
+            let run = try Probe.run(mode, "dispatch-main", "drive", "main")
+            XCTAssertEqual(run.status, 0, run.description)
+            XCTAssertEqual(run.lines.filter { $0.hasPrefix("reported") }, [], run.description)
+            XCTAssertEqual(run.lines.last, "handled dispatch-main drive 1 mainQueue=true mainThread=false", run.description)
+        }
+    }
+
     /// Swift 5 code is not checked: the handlers run where the events arrive, as
     /// in RxSwift, in top-level code and in a `@MainActor` class alike.
     func testSwift5HandlersRunWhereTheEventsArriveAsInRxSwift() throws {

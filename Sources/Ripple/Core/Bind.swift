@@ -78,8 +78,7 @@ extension ObservableType {
         with object: Object, onNext: @escaping (Object, Element) -> Void, delivery: MainActorGate?
     ) -> Disposable {
         bind(onNext: { [weak object] element in
-            guard let object else { return }
-            onNext(object, element)
+            if let object { onNext(object, element) }
         }, delivery: delivery)
     }
 }

@@ -44,8 +44,14 @@ extension ObservableType {
                 subscription.dispose()
             }
         }
-        let observer = delivery?.observer(forward) ?? AnyObserver(eventHandler: forward)
-        subscription.setUpstream(asObservable().subscribe(sink: observer))
+        // Two separate paths rather than `delivery?.observer(forward) ?? ...`: the
+        // nonisolated one then costs what it did before the gate (measured: the
+        // merged form added a retain and a release per subscription).
+        if let delivery {
+            subscription.setUpstream(asObservable().subscribe(sink: delivery.observer(forward)))
+        } else {
+            subscription.setUpstream(asObservable().subscribe(sink: AnyObserver(eventHandler: forward)))
+        }
         return subscription
     }
 
@@ -108,23 +114,22 @@ extension ObservableType {
             onNext: onNext, onError: onError, onCompleted: onCompleted
         )
         let source = asObservable()
+        // Main-actor handlers: every event goes through the gate (so not through
+        // the shortcut below).
+        if let delivery {
+            handlers.subscription.setUpstream(source.subscribe(sink: delivery.observer(handlers.on)))
+            return handlers.subscription
+        }
         // A `map`/`filter` runs its step in the handlers' own closure (no sink);
-        // a change stream calls `onNext` itself (see ``HandlersProducer``). Not
-        // for main-actor handlers: their events go through the gate.
-        if delivery == nil && source.kind.takesHandlers {
+        // a change stream calls `onNext` itself (see ``HandlersProducer``).
+        if source.kind.takesHandlers {
             let producer = unsafeDowncast(source, to: HandlersProducer<Element>.self)
             handlers.subscription.setUpstream(producer.subscribeHandlers(producer, handlers))
             return handlers.subscription
         }
-        let forward: (Event<Element>) -> Void = { event in
-            switch event {
-            case .next(let element):
-                handlers.next(element)
-            case .error, .completed:
-                handlers.finish(event)
-            }
+        let observer = AnyObserver<Element> { event in
+            handlers.on(event)
         }
-        let observer = delivery?.observer(forward) ?? AnyObserver(eventHandler: forward)
         handlers.subscription.setUpstream(source.subscribe(sink: observer))
         return handlers.subscription
     }
@@ -185,29 +190,35 @@ extension ObservableType {
         onDisposed: ((Object) -> Void)?,
         delivery: MainActorGate?
     ) -> Disposable {
+        // Without an `onError` the error goes to `Hooks.defaultErrorHandler`
+        // (RxSwift swallows it here).
         subscribe(
-            onNext: { [weak object] element in
-                guard let object else { return }
-                onNext?(object, element)
-            },
-            // Without an `onError` the error goes to `Hooks.defaultErrorHandler`
-            // (RxSwift swallows it here).
-            onError: onError.map { onError in
-                { [weak object] error in
-                    guard let object else { return }
-                    onError(object, error)
-                }
-            },
-            onCompleted: { [weak object] in
-                guard let object else { return }
-                onCompleted?(object)
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            },
+            onNext: holdingWeakly(object, onNext), onError: holdingWeakly(object, onError),
+            onCompleted: holdingWeakly(object, onCompleted), onDisposed: holdingWeakly(object, onDisposed),
             delivery: delivery
         )
+    }
+}
+
+/// A handler of a `with:` form as a plain one: it receives `object`, held weakly,
+/// first, and does nothing once `object` is gone. `nil` stays `nil` (an error
+/// without `onError` still goes to ``Hooks/defaultErrorHandler``).
+@inlinable
+func holdingWeakly<Object: AnyObject, Value>(
+    _ object: Object, _ handler: ((Object, Value) -> Void)?
+) -> ((Value) -> Void)? {
+    guard let handler else { return nil }
+    return { [weak object] value in
+        if let object { handler(object, value) }
+    }
+}
+
+/// ``holdingWeakly(_:_:)`` for a handler without a value.
+@inlinable
+func holdingWeakly<Object: AnyObject>(_ object: Object, _ handler: ((Object) -> Void)?) -> (() -> Void)? {
+    guard let handler else { return nil }
+    return { [weak object] in
+        if let object { handler(object) }
     }
 }
 
@@ -237,6 +248,18 @@ struct SubscribeHandlers<Element> {
         self.onNext = onNext
         self.onError = onError
         self.onCompleted = onCompleted
+    }
+
+    /// Hands an event to its handler.
+    @inlinable
+    @inline(__always)
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            next(element)
+        case .error, .completed:
+            finish(event)
+        }
     }
 
     /// Hands `element` to `onNext` unless the subscription was disposed.

@@ -148,21 +148,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         delivery: MainActorGate?
     ) -> Disposable {
         subscribe(
-            onCompleted: { [weak object] in
-                guard let object else { return }
-                onCompleted?(object)
-            },
-            onError: onError.map { onError in
-                { [weak object] error in
-                    guard let object else { return }
-                    onError(object, error)
-                }
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            },
-            delivery: delivery
+            onCompleted: holdingWeakly(object, onCompleted), onError: holdingWeakly(object, onError),
+            onDisposed: holdingWeakly(object, onDisposed), delivery: delivery
         )
     }
 

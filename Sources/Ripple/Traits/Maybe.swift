@@ -169,24 +169,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         delivery: MainActorGate?
     ) -> Disposable {
         subscribe(
-            onSuccess: { [weak object] element in
-                guard let object else { return }
-                onSuccess?(object, element)
-            },
-            onError: onError.map { onError in
-                { [weak object] error in
-                    guard let object else { return }
-                    onError(object, error)
-                }
-            },
-            onCompleted: { [weak object] in
-                guard let object else { return }
-                onCompleted?(object)
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            },
+            onSuccess: holdingWeakly(object, onSuccess), onError: holdingWeakly(object, onError),
+            onCompleted: holdingWeakly(object, onCompleted), onDisposed: holdingWeakly(object, onDisposed),
             delivery: delivery
         )
     }

@@ -195,21 +195,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         delivery: MainActorGate?
     ) -> Disposable {
         subscribe(
-            onSuccess: { [weak object] element in
-                guard let object else { return }
-                onSuccess?(object, element)
-            },
-            onFailure: onFailure.map { onFailure in
-                { [weak object] error in
-                    guard let object else { return }
-                    onFailure(object, error)
-                }
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            },
-            delivery: delivery
+            onSuccess: holdingWeakly(object, onSuccess), onFailure: holdingWeakly(object, onFailure),
+            onDisposed: holdingWeakly(object, onDisposed), delivery: delivery
         )
     }
 

@@ -25,13 +25,11 @@ private func offMainActor(_ body: @escaping @Sendable () -> Void) {
     done.wait()
 }
 
-/// Subscriptions made in main-actor code (here inside `MainActor.assumeIsolated`,
-/// as XCTest on Linux cannot list main-actor test methods): their handlers belong
-/// to the main actor, and Ripple never calls them elsewhere. The debug stop is
-/// replaced by a recorder, so that these tests see what a release build does
+/// Tests of main-actor handlers called off the main actor: the debug stop is
+/// replaced by a recorder, so that they see what a release build does
 /// (`IsolationProbeTests` checks the stop itself, in a child process).
-final class MainActorSubscriptionConcurrencyTests: RippleTestCase {
-    private let violations = Recorder<String>()
+class MainActorCheckTestCase: RippleTestCase {
+    let violations = Recorder<String>()
 
     override func setUp() {
         super.setUp()
@@ -47,6 +45,12 @@ final class MainActorSubscriptionConcurrencyTests: RippleTestCase {
         }
         super.tearDown()
     }
+}
+
+/// Subscriptions made in main-actor code (here inside `MainActor.assumeIsolated`,
+/// as XCTest on Linux cannot list main-actor test methods): their handlers belong
+/// to the main actor, and Ripple never calls them elsewhere.
+final class MainActorSubscriptionConcurrencyTests: MainActorCheckTestCase {
 
     func testEventsFromAnotherThreadAreReportedOnceAndDeliveredOnTheMainQueueInOrder() {
         let violations = self.violations

@@ -124,13 +124,13 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// observer:  --1--2--
     /// ```
     ///
-    /// Like RxCocoa, expects to be called on the main thread (or inside a
+    /// Like RxCocoa, expects to be called on the main queue (or inside a
     /// ``SharingScheduler`` mock); otherwise the call is reported to
     /// ``Hooks/contractViolationHandler``.
     ///
     /// Elements arrive on the main queue (``MainScheduler``). Under `dispatchMain()`
     /// on Linux that queue runs on a worker thread, so `Thread.isMainThread` is
-    /// `false` there: call `drive` before `dispatchMain()`, and check the queue
+    /// `false` there: check the queue
     /// (`dispatchPrecondition(condition: .onQueue(.main))`) rather than the thread,
     /// or run `RunLoop.main.run()` instead.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable where Observer.Element == Element {

@@ -31,7 +31,9 @@ public enum LeakCheckScope: Sendable, Equatable {
 /// ```
 ///
 /// Subscriptions released on other threads are given `timeout` seconds to go,
-/// counted from the end of the block.
+/// counted from the end of the block; the wait ends sooner when what is left has
+/// not changed for 0.2 s, so a leak that nothing is about to
+/// release fails the test in 0.2 s, not after the whole `timeout`.
 /// Works in XCTest (`XCTFail`) and Swift Testing (an `Issue` at the call site).
 /// Leaks are counted in debug builds only (see `Resources`); in release builds
 /// the check passes.
@@ -45,13 +47,14 @@ public func assertNoLeaks<Result>(
 ) rethrows -> Result {
     let check = LeakCheck(scope: scope, timeout: timeout)
     let result = try check.tracker.run(body)
-    check.finish(at: AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+    let location = AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    check.finish(settleTime: LeakCheck.settleTime, wait: {
         if Thread.isMainThread {
             _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002))
         } else {
             Thread.sleep(forTimeInterval: 0.002)
         }
-    }
+    }, report: { TestFailure.report($0, at: location) })
     return result
 }
 
@@ -67,9 +70,9 @@ public func assertNoLeaks<Result>(
     let check = LeakCheck(scope: scope, timeout: timeout)
     let result = try await check.tracker.run(isolation: isolation, body)
     let location = AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let deadline = Date().addingTimeInterval(timeout)
+    var waiting = LeakWait(timeout: timeout, settleTime: LeakCheck.settleTime)
     while let report = check.report() {
-        if Date() >= deadline {
+        if waiting.isOver(with: report) {
             TestFailure.report(report, at: location)
             break
         }
@@ -110,11 +113,11 @@ final class LeakCheck: Sendable {
         self.namedAbove = namedAbove
     }
 
-    /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
-    /// to be released, then reports what is left, if anything.
-    func finish(at location: AssertionLocation, wait: () -> Void) {
-        finish(wait: wait) { TestFailure.report($0, at: location) }
-    }
+    /// How long what a block left alive must stay unchanged for
+    /// ``assertNoLeaks(_:timeout:fileID:filePath:line:column:_:)`` to report it
+    /// before its timeout (``RippleTestCase/leakCheckSettleTime`` does the same
+    /// for whole tests).
+    static let settleTime: TimeInterval = 0.2
 
     /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
     /// to be released, then hands what is left, if anything, to `report`. With a
@@ -122,15 +125,9 @@ final class LeakCheck: Sendable {
     /// long: a leak that nothing is about to release is reported without waiting
     /// for the whole `timeout`.
     func finish(settleTime: TimeInterval? = nil, wait: () -> Void, report reportLeak: (String) -> Void) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var lastChange = (report: String?.none, at: Date())
+        var waiting = LeakWait(timeout: timeout, settleTime: settleTime)
         while let report = report() {
-            let now = Date()
-            if report != lastChange.report {
-                lastChange = (report, now)
-            }
-            let settled = settleTime.map { now.timeIntervalSince(lastChange.at) >= $0 } ?? false
-            if now >= deadline || settled {
+            if waiting.isOver(with: report) {
                 reportLeak(report)
                 return
             }
@@ -167,5 +164,28 @@ final class LeakCheck: Sendable {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// When to stop waiting for what is left alive to be released: at the timeout, or
+/// once what is left has not changed for the settle time.
+struct LeakWait {
+    let deadline: Date
+    let settleTime: TimeInterval?
+    private var lastChange = (report: String?.none, at: Date())
+
+    init(timeout: TimeInterval, settleTime: TimeInterval?) {
+        deadline = Date().addingTimeInterval(timeout)
+        self.settleTime = settleTime
+    }
+
+    /// Whether to report `report` (what is left now) instead of waiting longer.
+    mutating func isOver(with report: String) -> Bool {
+        let now = Date()
+        if report != lastChange.report {
+            lastChange = (report, now)
+        }
+        let settled = settleTime.map { now.timeIntervalSince(lastChange.at) >= $0 } ?? false
+        return now >= deadline || settled
     }
 }

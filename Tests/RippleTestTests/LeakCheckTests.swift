@@ -90,6 +90,24 @@ final class LeakCheckXCTests: XCTestCase {
         XCTAssertTrue(namedOnly.isEmpty, "\(namedOnly)")
     }
 
+    /// A leak that nothing releases is reported once it has stopped changing
+    /// (0.2 s), not after the whole timeout (it used to take the default 2 s).
+    func testALeakIsReportedWithoutWaitingForTheWholeTimeout() {
+        let subject = PublishSubject<Int>()
+        var leaked: Disposable?
+        let start = Date()
+        let failures = capture {
+            assertNoLeaks(timeout: 30) {
+                leaked = subject.named("kept").subscribe()
+            }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        leaked?.dispose()
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.2)
+        XCTAssertLessThan(elapsed, 5, "reported after \(elapsed) s")
+    }
+
     func testSubscriptionsReleasedOnAnotherThreadAreWaitedFor() {
         let subject = PublishSubject<Int>()
         let failures = capture {

@@ -101,6 +101,21 @@ final class CommandLineTests: MockServerTestCase {
         XCTAssertTrue(names.contains("query mode results: next"), "\(names)")
     }
 
+    /// The reason the API gives is shown: for a 422 the `errors` messages (it used
+    /// to be "GitHub refused the query: Validation Failed" alone), for a 404 what
+    /// was not found (it used to be "Not found: Not Found").
+    func testARefusedQueryShowsTheReasonTheAPIGives() throws {
+        let refused = try GitHubSearchExecutable.run(["--query", "stars:>9223372036854775807", "--no-cache"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(
+            refused.stderr.hasPrefix(
+                "error: GitHub refused the query: Validation Failed: stars:>9223372036854775807 is out of range: numbers must be between "),
+            refused.stderr)
+        let unknown = try GitHubSearchExecutable.run(["--query", "@nobody-here", "--no-cache"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderr, "error: Not found: no account “nobody-here” (Not Found)\n")
+    }
+
     func testInvalidOptions() throws {
         let result = try GitHubSearchExecutable.run(["--api-url", "ftp://x", "--query", "a"])
         XCTAssertEqual(result.status, 64)

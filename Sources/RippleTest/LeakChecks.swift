@@ -96,6 +96,9 @@ final class LeakCheck: Sendable {
     /// subscriptions that count are the live ones with an identifier above this
     /// (identifiers only grow), instead of those ``tracker`` saw made.
     let namedAbove: UInt64?
+    /// For a check not wrapped around a block: the recorded subscriptions that
+    /// count are those whose subscriber node has an id above this one.
+    let graphAbove: Int
 
     init(
         scope: LeakCheckScope, timeout: TimeInterval,
@@ -111,6 +114,7 @@ final class LeakCheck: Sendable {
         self.reporter = reporter
         self.subject = subject
         self.namedAbove = namedAbove
+        graphAbove = namedAbove == nil ? 0 : (SubscriptionGraph.current().nodes.map(\.id).max() ?? 0)
     }
 
     /// How long what a block left alive must stay unchanged for
@@ -142,7 +146,8 @@ final class LeakCheck: Sendable {
             ?? tracker.liveSubscriptions
         let total = Resources.total
         let extra = checksAllResources ? Int(total) - Int(startTotal) : 0
-        if live.isEmpty && extra <= 0 { return nil }
+        let chains = leakedChains()
+        if live.isEmpty && extra <= 0 && chains.nodes.isEmpty { return nil }
 
         var lines = ["\(reporter): \(subject) left Ripple subscriptions alive"]
         var byName: [(name: String, ids: [UInt64])] = []
@@ -159,11 +164,37 @@ final class LeakCheck: Sendable {
         }
         if extra > 0 {
             lines.append("  Resources.total: \(extra) more than before \(subject) (\(startTotal) → \(total))")
-            if live.isEmpty {
+            if live.isEmpty && chains.nodes.isEmpty {
                 lines.append("  None of them belongs to a named stream: tag streams with .named(_:) to see which one leaked.")
             }
         }
+        if !chains.nodes.isEmpty {
+            let count = chains.nodes.filter { $0.kind == .subscriber }.count
+            lines.append("  \(count == 1 ? "1 recorded subscription" : "\(count) recorded subscriptions") still alive, nearest operator first:")
+            lines += chains.textTree.split(separator: "\n").map { "    " + $0 }
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The chains of the subscriptions recorded (``Hooks/recordsOperatorSites``)
+    /// during the block or the test that are still alive: each subscriber and
+    /// everything upstream of it.
+    func leakedChains() -> SubscriptionGraph {
+        let graph = namedAbove == nil ? tracker.subscriptionGraph() : SubscriptionGraph.current()
+        let leaked = graph.nodes.filter { $0.kind == .subscriber && $0.id > graphAbove }
+        var kept = Set(leaked.map(\.id))
+        var frontier = Array(kept)
+        while let id = frontier.popLast() {
+            for edge in graph.edges where edge.to == id && !kept.contains(edge.from) {
+                kept.insert(edge.from)
+                frontier.append(edge.from)
+            }
+        }
+        return SubscriptionGraph(
+            capturedAt: graph.capturedAt,
+            nodes: graph.nodes.filter { kept.contains($0.id) },
+            edges: graph.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
+        )
     }
 }
 

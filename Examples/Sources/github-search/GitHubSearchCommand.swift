@@ -72,6 +72,9 @@ struct GitHubSearchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Record the timeline of the app's named streams and write it as a Chrome trace (Perfetto, chrome://tracing) on exit.", valueName: "file"))
     var trace: String?
 
+    @Option(help: ArgumentHelp("Record what is subscribed to what and write the live subscription graph on exit, in the format of the file's extension: .html (a page that draws it), .dot, .mmd (Mermaid), .json or .txt (a tree).", valueName: "file"))
+    var graph: String?
+
     @Option(help: ArgumentHelp("Time limit of one HTTP request, in seconds.", valueName: "seconds"))
     var timeout = 10.0
 
@@ -133,7 +136,15 @@ struct GitHubSearchCommand: ParsableCommand {
     func run() throws {
         let recorder = trace.map { _ in TraceRecorder() }
         recorder?.start()
-        let writeTrace = {
+        // Before anything is built: chains built while recording keep every
+        // operator as a node of its own.
+        if graph != nil {
+            Hooks.recordsOperatorSites = true
+        }
+        let writeTrace = { [graph] in
+            if let graph {
+                Self.writeGraph(SubscriptionGraph.current(), to: graph)
+            }
             guard let recorder, let trace else { return }
             recorder.stop()
             do {
@@ -238,6 +249,24 @@ struct GitHubSearchCommand: ParsableCommand {
             TerminalApp.run(onExit: writeTrace) { host in
                 SearchScreen(host: host, store: store, source: source, notice: cacheNotice)
             }
+        }
+    }
+
+    /// Writes `graph` to `path`, in the format its extension names (HTML otherwise).
+    static func writeGraph(_ graph: SubscriptionGraph, to path: String) {
+        let text: String
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "dot", "gv": text = graph.dot
+        case "mmd", "mermaid": text = graph.mermaid
+        case "json": text = graph.json()
+        case "txt": text = graph.textTree
+        default: text = graph.html
+        }
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            printError("graph: \(graph.nodes.count) nodes and \(graph.edges.count) edges written to \(path)", prefix: "")
+        } catch {
+            printError("could not write the graph to \(path): \(error)")
         }
     }
 

@@ -57,11 +57,9 @@ def header(imports):
     return "".join(f"import {name}\n" for name in imports) + "import Foundation\n\n"
 
 
-def sign_up(n):
+def sign_up(i):
     """The sign-up form of the MVVM documents, in the ways people write it."""
-    out = []
-    for i in range(n):
-        out.append(f'''
+    return f'''
 struct SignUpAPI{i} {{
     func register(_ email: String, _ password: String) -> Single<Bool> {{ .just(!email.isEmpty && !password.isEmpty) }}
 }}
@@ -107,15 +105,12 @@ final class SignUpViewModel{i} {{
         canSubmit.subscribe(onNext: {{ [weak self] enabled in self?.log.append("enabled: \\(enabled)") }}).disposed(by: bag)
     }}
 }}
-''')
-    return "".join(out)
+'''
 
 
-def search(n):
+def search(i):
     """Search as you type: debounce, distinct, flatMapLatest, states."""
-    out = []
-    for i in range(n):
-        out.append(f'''
+    return f'''
 struct Repository{i}: Equatable {{
     let name: String
     let stars: Int
@@ -154,34 +149,32 @@ final class SearchViewModel{i} {{
     lazy var totalStars = results.map {{ $0.reduce(0) {{ $0 + $1.stars }} }}.distinctUntilChanged()
     lazy var retried = retry.asObservable().withLatestFrom(query.asObservable()).flatMapLatest {{ [api] in api.search($0) }}
 }}
-''')
-    return "".join(out)
+'''
 
 
-def combining(n):
+def combining(i):
     """combineLatest and zip of 2 to 8 sources: tuples, result closures, collections."""
     out = []
-    for i in range(n):
-        fields = "\n".join(
-            f"    let s{k} = BehaviorRelay<{TYPES[k % 4]}>(value: {SAMPLE[TYPES[k % 4]]})" for k in range(8))
-        ints = "\n".join(f"    let i{k} = Observable<Int>.just({k})" for k in range(8))
-        out.append(f'''
+    fields = "\n".join(
+        f"    let s{k} = BehaviorRelay<{TYPES[k % 4]}>(value: {SAMPLE[TYPES[k % 4]]})" for k in range(8))
+    ints = "\n".join(f"    let i{k} = Observable<Int>.just({k})" for k in range(8))
+    out.append(f'''
 final class Combining{i} {{
 {fields}
 {ints}
 ''')
-        for arity in range(2, 9):
-            srcs = ", ".join(f"s{k}.asObservable()" for k in range(arity))
-            isrcs = ", ".join(f"i{k}" for k in range(arity))
-            params = ", ".join(f"v{k}" for k in range(arity))
-            desc = " + ".join(f'"\\(v{k})"' for k in range(arity))
-            out.append(f"    lazy var latest{arity} = Observable.combineLatest({srcs})\n")
-            out.append(f"    lazy var latestText{arity} = Observable.combineLatest({srcs}) {{ {params} in {desc} }}\n")
-            out.append(f"    lazy var latestSum{arity} = Observable.combineLatest({isrcs}) {{ {' + '.join(f'${k}' for k in range(arity))} }}\n")
-            out.append(f"    lazy var zipped{arity} = Observable.zip({isrcs})\n")
-            out.append(f"    lazy var zipSum{arity} = Observable.zip({isrcs}) {{ {' + '.join(f'${k}' for k in range(arity))} }}\n")
-            out.append(f"    lazy var typedLatest{arity} = Observable<String>.combineLatest({isrcs}) {{ {params} in {desc} }}\n")
-        out.append('''    lazy var counted = Observable.combineLatest(s1.asObservable().map { $0.count }, s5.asObservable().map { $0.count }) { $0 + $1 }
+    for arity in range(2, 9):
+        srcs = ", ".join(f"s{k}.asObservable()" for k in range(arity))
+        isrcs = ", ".join(f"i{k}" for k in range(arity))
+        params = ", ".join(f"v{k}" for k in range(arity))
+        desc = " + ".join(f'"\\(v{k})"' for k in range(arity))
+        out.append(f"    lazy var latest{arity} = Observable.combineLatest({srcs})\n")
+        out.append(f"    lazy var latestText{arity} = Observable.combineLatest({srcs}) {{ {params} in {desc} }}\n")
+        out.append(f"    lazy var latestSum{arity} = Observable.combineLatest({isrcs}) {{ {' + '.join(f'${k}' for k in range(arity))} }}\n")
+        out.append(f"    lazy var zipped{arity} = Observable.zip({isrcs})\n")
+        out.append(f"    lazy var zipSum{arity} = Observable.zip({isrcs}) {{ {' + '.join(f'${k}' for k in range(arity))} }}\n")
+        out.append(f"    lazy var typedLatest{arity} = Observable<String>.combineLatest({isrcs}) {{ {params} in {desc} }}\n")
+    out.append('''    lazy var counted = Observable.combineLatest(s1.asObservable().map { $0.count }, s5.asObservable().map { $0.count }) { $0 + $1 }
     lazy var collection = Observable.combineLatest([i0, i1, i2, i3])
     lazy var collectionSum = Observable.combineLatest([i0, i1, i2, i3]) { $0.reduce(0, +) }
     lazy var zippedCollection = Observable.zip([i0, i1, i2]) { $0.max() ?? 0 }
@@ -192,11 +185,9 @@ final class Combining{i} {{
     return "".join(out)
 
 
-def chains(n):
+def chains(i):
     """Long operator chains, the way they grow in real code."""
-    out = []
-    for i in range(n):
-        out.append(f'''
+    return f'''
 final class Chains{i} {{
     let events = PublishSubject<Int>()
     let text = BehaviorSubject<String>(value: "")
@@ -243,15 +234,12 @@ final class Chains{i} {{
         events.asObservable().map {{ $0 > 10 }}.distinctUntilChanged().subscribe(onNext: {{ print($0 ? "big" : "small") }}).disposed(by: bag)
     }}
 }}
-''')
-    return "".join(out)
+'''
 
 
-def drivers(n):
+def drivers(i):
     """Driver code: the UI side of a view model."""
-    out = []
-    for i in range(n):
-        out.append(f'''
+    return f'''
 final class DriverViewModel{i} {{
     let first = BehaviorRelay<String>(value: "")
     let last = BehaviorRelay<String>(value: "")
@@ -276,15 +264,12 @@ final class DriverViewModel{i} {{
         adult.map {{ $0 ? "adult" : "minor" }}.drive(onNext: {{ print($0) }}).disposed(by: bag)
     }}
 }}
-''')
-    return "".join(out)
+'''
 
 
-def counters(n):
+def counters(i):
     """The counter screen: inputs merged into state."""
-    out = []
-    for i in range(n):
-        out.append(f'''
+    return f'''
 final class CounterViewModel{i} {{
     let up = PublishRelay<Void>()
     let down = PublishRelay<Void>()
@@ -297,15 +282,12 @@ final class CounterViewModel{i} {{
     lazy var charactersLeft = count.map {{ 140 - $0 }}.map {{ $0 < 0 ? "Too long" : "\\($0) characters left" }}
     lazy var isNegative = count.map {{ $0 < 0 }}.distinctUntilChanged().asDriver(onErrorJustReturn: false)
 }}
-''')
-    return "".join(out)
+'''
 
 
-def singles(n):
+def singles(i):
     """Single and Maybe: requests and their composition."""
-    out = []
-    for i in range(n):
-        out.append(f'''
+    return f'''
 struct UserService{i} {{
     func user(_ id: Int) -> Single<String> {{ .just("user \\(id)") }}
     func avatar(_ name: String) -> Single<[UInt8]> {{ .just(Array(name.utf8)) }}
@@ -322,8 +304,7 @@ final class ProfileLoader{i} {{
     lazy var firstLarge = service.score(4).asMaybe().filter {{ $0 > 10 }}.map {{ "\\($0) points" }}
     lazy var recovered = service.user(5).map {{ $0.uppercased() }}.catchAndReturn("unknown").asObservable()
 }}
-''')
-    return "".join(out)
+'''
 
 
 SECTIONS = [
@@ -344,7 +325,7 @@ def write_corpus(directory, imports, scale):
         path = os.path.join(directory, f"{name}.swift")
         with open(path, "w") as f:
             f.write(header(imports))
-            f.write(make(scale))
+            f.write("".join(make(i) for i in range(scale)))
         paths.append(path)
     return paths
 

@@ -28,6 +28,9 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
 extension SharedSequenceConvertibleType {
     /// The shared sequence as an ``Observable``: a type that implements only
     /// ``asSharedSequence()`` gets `asObservable()` from it, as in RxCocoa.
+    // Disfavoured for the reason given on `ObservableType.asObservable()`:
+    // `SharedSequence` declares its own.
+    @_disfavoredOverload
     public func asObservable() -> Observable<Element> {
         asSharedSequence().asObservable()
     }

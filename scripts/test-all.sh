@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the root package's tests (with the trait
 # `AsyncHTTPClient`, so that both HTTP transports are tested), the API reference built
-# with DocC (no warning allowed), the proof that the trait's dependency is opt-in
-# (scripts/check-trait-isolation.sh), the root package's stress tests under
-# ThreadSanitizer (whose build also checks type-checking time), the Examples
-# package's tests, a smoke run of every benchmark workload (so the Benchmarks
-# package keeps compiling; timings are not judged), Ripple's instruction counts
-# under valgrind against Benchmarks/instructions-baseline.json (counts, unlike
-# timings, do not depend on the machine's load), and every shell command the
-# documentation shows (scripts/check-doc-commands.sh).
+# with DocC (no warning allowed), the type-checking benchmark's gate, the proof that
+# the trait's dependency is opt-in (scripts/check-trait-isolation.sh), the root
+# package's stress tests under ThreadSanitizer (whose build also checks
+# type-checking time), the Examples package's tests, a smoke run of every benchmark
+# workload (so the Benchmarks package keeps compiling; timings are not judged),
+# Ripple's instruction counts under valgrind against
+# Benchmarks/instructions-baseline.json (counts, unlike timings, do not depend on
+# the machine's load), and every shell command the documentation shows
+# (scripts/check-doc-commands.sh).
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,12 @@ swift test --traits AsyncHTTPClient
 # Right after the root package's build, which the symbol graphs reuse.
 echo "==> API reference (DocC)"
 ./scripts/build-docs.sh
+
+# View-model code type-checked against the debug build above: fails when an
+# expression needs more of the constraint solver's work (deterministic) or time
+# (loose: the machine may be busy) than docs/Performance.md's "Compile time" allows.
+echo "==> Type-checking time of typical view-model code"
+scripts/typecheck-benchmark.py --check
 
 echo "==> The AsyncHTTPClient trait: nothing resolved without it"
 ./scripts/check-trait-isolation.sh

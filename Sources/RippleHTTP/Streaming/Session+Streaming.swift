@@ -78,9 +78,11 @@ extension Session {
     ///   ``EventStreamError``: nothing is buffered without bound.
     /// - Disposing closes the connection (or cancels the wait).
     ///
-    /// Events arrive on the client's thread (``URLSessionHTTPClient``: its
-    /// delegate queue; `AsyncHTTPClientTransport`: a SwiftNIO event loop,
-    /// which must not block), one at a time; use `observe(on:)` to move them.
+    /// Events arrive one at a time on the session's
+    /// ``Session/deliveryScheduler`` when it has one, else on the client's
+    /// thread (``URLSessionHTTPClient``: its delegate queue;
+    /// `AsyncHTTPClientTransport`: a SwiftNIO event loop, which must not
+    /// block); use `observe(on:)` to move them.
     ///
     /// ```
     /// server:            --e1--e2--x             --e3--...      (x: connection lost)
@@ -146,7 +148,7 @@ extension Session {
     /// ``EventStreamError/lineTooLong(limit:)``. Failed attempts before the
     /// response are retried as in ``events(for:options:)``; once values have
     /// been delivered, a lost connection fails the stream (NDJSON cannot
-    /// resume). Values arrive on the client's thread.
+    /// resume). Values arrive where ``events(for:options:)``'s events do.
     ///
     /// ```
     /// body:              {"n":1}\n{"n":2}\n{"n":3}|
@@ -172,7 +174,7 @@ extension Session {
         let timeout = request.timeout ?? self.timeout
         let idempotent = request.method.isIdempotent
         let policy = request.retryPolicy ?? self.retryPolicy ?? .default
-        return Observable.create { observer in
+        let stream = Observable<Output>.create { observer in
             var urlRequest: URLRequest
             do {
                 urlRequest = try request.makeURLRequest()
@@ -194,6 +196,8 @@ extension Session {
             run.start()
             return Disposables.create { run.dispose() }
         }
+        guard let deliveryScheduler else { return stream }
+        return stream.observe(on: deliveryScheduler)
     }
 }
 

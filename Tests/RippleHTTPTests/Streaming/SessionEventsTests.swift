@@ -74,6 +74,23 @@ final class SessionEventsTests: RippleTestCase {
         XCTAssertEqual(stub.requests.first?.value(forHTTPHeaderField: "Accept"), "text/event-stream")
     }
 
+    func testEventsAndJSONLinesArriveOnTheSessionsDeliveryScheduler() throws {
+        let delivery = TestScheduler(initialClock: 0, resolution: 0.001)
+        session = Session(client: stub, scheduler: scheduler, deliveryScheduler: delivery)
+        stub.stub(.get, "/live", sequence: [.eventStream(try script("-a-b-|")), .status(204)])
+        stub.stub(.get, "/numbers", .text("{\"n\":1}\n{\"n\":2}\n"))
+        var received: [String] = []
+        let bag = DisposeBag()
+        session.events(for: LiveEvents()).subscribe(onNext: { received.append($0.data) }, onCompleted: { received.append("|") })
+            .disposed(by: bag)
+        session.jsonLines(for: Numbers()).subscribe(onNext: { received.append("n\($0.n)") }).disposed(by: bag)
+        scheduler.advanceTo(5000)
+        XCTAssertEqual(received, [], "the events wait for the delivery scheduler")
+        delivery.advanceTo(100)   // one action per event, a tick apart
+        XCTAssertEqual(received.sorted(), ["a", "b", "n1", "n2", "|"].sorted())
+        XCTAssertEqual(received.filter { !$0.hasPrefix("n") }, ["a", "b", "|"], "in order")
+    }
+
     func testWithoutRetryFieldTheReconnectionTimeIsTheOptionsOne() throws {
         stub.stub(.get, "/live", sequence: [.eventStream(try script("-b|")), .eventStream(try script("-c-#"))])
         var options = EventStreamOptions(reconnectionTime: .milliseconds(100))

@@ -125,10 +125,10 @@ class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
 /// producer.
 @usableFromInline
 struct OperatorFusion<Element> {
-    /// Builds this stream followed by `filter(predicate)` as a single operator; in
-    /// place when the producer is uniquely referenced (`isUnique`).
+    /// Builds this stream followed by `filter(predicate)` as a single operator: a
+    /// new observable, never this one changed.
     @usableFromInline
-    let appendingFilter: (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
+    let appendingFilter: (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>
 
     /// When the operator's source is a `just` (`just(x).map { }.filter { }`):
     /// the function that runs the operator's step on the `just`'s element, giving
@@ -143,7 +143,7 @@ struct OperatorFusion<Element> {
 
     @inlinable
     init(
-        appendingFilter: @escaping (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
+        appendingFilter: @escaping (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool) -> Observable<Element>,
         stepOnJust: @escaping (FusibleProducer<Element>) -> ((FusibleProducer<Element>) throws -> Element?)?
     ) {
         self.appendingFilter = appendingFilter

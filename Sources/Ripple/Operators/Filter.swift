@@ -14,18 +14,17 @@ extension ObservableType {
     /// each run as a single step per element, with the same results, errors and
     /// disposal as the separate operators.
     @inlinable
-    public consuming func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
-        _ = consume self
         guard source.kind == .map || source.kind == .filter else {
             return source.filtered(predicate)
         }
-        // `consuming` lets a chain built in one expression (`x.map { }.filter { }`)
-        // hand over its only reference to the `map`: then the `map` becomes the
-        // fused operator in place instead of being copied into a new one.
-        var fusible = unsafeDowncast(consume source, to: FusibleProducer<Element>.self)
-        let isUnique = isKnownUniquelyReferenced(&fusible)
-        return fusible.fusion.appendingFilter(fusible, isUnique, predicate)
+        // Always a new observable: the one it joins may still be reachable (a
+        // weak or unowned reference, which uniqueness checks do not see), and
+        // changing it in place would change what that holder subscribes to, and
+        // race with it.
+        let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
+        return fusible.fusion.appendingFilter(fusible, predicate)
     }
 
     /// Drops every element and passes on only the terminal event.
@@ -104,13 +103,9 @@ extension Observable {
             return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
         }
         let fusion = OperatorFusion<Element>(
-            appendingFilter: { producer, isUnique, next in
+            appendingFilter: { producer, next in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
                 let predicate = step.predicate
-                if isUnique {
-                    step.predicate = { try predicate($0) && next($0) }
-                    return step
-                }
                 return step.source.filtered { try predicate($0) && next($0) }
             },
             stepOnJust: { producer in
@@ -138,11 +133,8 @@ extension Observable {
 final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendable {
     @usableFromInline
     let source: Observable<Element>
-    /// Changed only while this object is known to be uniquely referenced (an
-    /// in-place fusion, see `filter(_:)`), so never while anyone can read it.
     @usableFromInline
-    @exclusivity(unchecked)
-    final var predicate: (Element) throws -> Bool
+    let predicate: (Element) throws -> Bool
 
     @inlinable
     init(

@@ -66,13 +66,9 @@ extension Observable {
             return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
         }
         let fusion = OperatorFusion<Result>(
-            appendingFilter: { producer, isUnique, next in
+            appendingFilter: { producer, next in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
                 guard let after = step.after else {
-                    if isUnique {
-                        step.after = next
-                        return step
-                    }
                     return step.source.fusedMap(filter: step.before, step.transform, then: next)
                 }
                 return step.source.fusedMap(filter: step.before, step.transform, then: { try after($0) && next($0) })

@@ -14,9 +14,9 @@ extension ObservableType {
     /// source:               --1--2-#
     /// delay(3, scheduler):  -----1-#
     /// ```
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("delay", file, line)) { observer in
             let sink = DelaySink(dueTime: dueTime, scheduler: scheduler, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -13,18 +13,24 @@ extension ObservableType {
     /// one: `map { }.filter { }`, `filter { }.map { }` and `filter { }.filter { }`
     /// each run as a single step per element, with the same results, errors and
     /// disposal as the separate operators.
+    ///
+    /// Always inlined, like `map`.
     @inlinable
-    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    @inline(__always)
+    public func filter(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         let source = asObservable()
+        let site = SiteLiteral("filter", file, line)
         guard source.kind == .map || source.kind == .filter else {
-            return source.filtered(predicate)
+            return source.filtered(predicate, site: site)
         }
         // Always a new observable: the one it joins may still be reachable (a
         // weak or unowned reference, which uniqueness checks do not see), and
         // changing it in place would change what that holder subscribes to, and
         // race with it.
         let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
-        return fusible.fusion.appendingFilter(fusible, predicate)
+        return fusible.fusion.appendingFilter(fusible, predicate, site)
     }
 
     /// Drops every element and passes on only the terminal event.
@@ -33,9 +39,9 @@ extension ObservableType {
     /// source:           --1--2--3--|
     /// ignoreElements(): -----------|
     /// ```
-    public func ignoreElements() -> Observable<Never> {
+    public func ignoreElements(file: StaticString = #fileID, line: UInt = #line) -> Observable<Never> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("ignoreElements", file, line)) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {
@@ -50,7 +56,7 @@ extension ObservableType {
 }
 
 /// A type that holds an optional value: `Optional` itself. It lets
-/// ``ObservableType/filterNil()`` be declared for sequences of optionals.
+/// ``ObservableType/filterNil(file:line:)`` be declared for sequences of optionals.
 ///
 /// Named so that it does not collide with the `OptionalType` protocols of
 /// RxOptional and RxSwiftExt, which RxSwift projects often use: with a protocol
@@ -83,8 +89,8 @@ extension ObservableType where Element: OptionalConvertible {
     /// being ambiguous. Both do the same.
     @inlinable
     @_disfavoredOverload
-    public func filterNil() -> Observable<Element.Wrapped> {
-        compactMap { $0.optional }
+    public func filterNil(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Wrapped> {
+        asObservable().compactMapped(site: SiteLiteral("filterNil", file, line)) { $0.optional }
     }
 }
 
@@ -93,7 +99,9 @@ extension Observable {
     /// a `map` applied next runs it in its own sink (see ``OperatorFusion``).
     @inlinable
     @inline(never)
-    final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    final func filtered(
+        _ predicate: @escaping (Element) throws -> Bool, site: SiteLiteral, laterSite: SiteLiteral = .none
+    ) -> Observable<Element> {
         // As in `fusedMap`: functions that capture nothing and read the producer's
         // fields; one allocation per `filter`.
         // `subscribe(onNext:...)` right after: the predicate runs in the handlers'
@@ -103,10 +111,10 @@ extension Observable {
             return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
         }
         let fusion = OperatorFusion<Element>(
-            appendingFilter: { producer, next in
+            appendingFilter: { producer, next, site in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
                 let predicate = step.predicate
-                return step.source.filtered { try predicate($0) && next($0) }
+                return step.source.filtered({ try predicate($0) && next($0) }, site: step.siteLiteral, laterSite: site)
             },
             stepOnJust: { producer in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
@@ -118,7 +126,7 @@ extension Observable {
                 }
             }
         )
-        return FilterProducer(source: self, predicate: predicate, fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
+        return FilterProducer(source: self, predicate: predicate, sites: (site, laterSite), fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
             let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
             let sink = FilterSink(predicate: step.predicate, observer: observer)
             sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
@@ -135,18 +143,27 @@ final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendab
     let source: Observable<Element>
     @usableFromInline
     let predicate: (Element) throws -> Bool
+    /// The site of a second `filter` fused into this one, if any.
+    @usableFromInline
+    let laterSite: SiteLiteral
 
     @inlinable
     init(
         source: Observable<Element>,
         predicate: @escaping (Element) throws -> Bool,
+        sites: (first: SiteLiteral, later: SiteLiteral),
         fusion: OperatorFusion<Element>,
         subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.source = source
         self.predicate = predicate
-        super.init(kind: .filter, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
+        laterSite = sites.later
+        super.init(kind: .filter, site: sites.first, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
+    }
+
+    override var graphOperators: [SiteLiteral] {
+        laterSite.isNone ? [siteLiteral] : [siteLiteral, laterSite]
     }
 }
 

@@ -30,8 +30,8 @@ extension ConnectableObservableType {
     /// thread finishes the disconnection.
     ///
     /// ``ObservableType/share(replay:scope:)`` does the same in one operator.
-    public func refCount() -> Observable<Element> {
-        RefCountObservable(source: self)
+    public func refCount(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        RefCountObservable(site: SiteLiteral("refCount", file, line), source: self)
     }
 }
 
@@ -85,11 +85,13 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
     let observable: Observable<Element>
     let state = LockedState(State())
 
-    init(source: Source) {
+    init(site: SiteLiteral, source: Source) {
         self.source = source
         self.observable = source.asObservable()
-        super.init()
+        super.init(site: site)
     }
+
+    override var graphRole: GraphRole { .shared }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
         let sink = RefCountSink(parent: self, observer: observer)

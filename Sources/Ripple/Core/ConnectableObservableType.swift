@@ -24,7 +24,7 @@ public protocol ConnectableObservableType: ObservableType {
     func connect() -> Disposable
 }
 
-/// The concrete connectable sequence that ``ObservableType/multicast(_:)``,
+/// The concrete connectable sequence that ``ObservableType/multicast(_:file:line:)``,
 /// ``ObservableType/publish(file:line:)``, ``ObservableType/replay(_:file:line:)`` and
 /// ``ObservableType/replayAll(file:line:)`` return.
 ///

@@ -31,7 +31,7 @@ extension SubscriptionGraph {
     }
 
     /// The graph as a Mermaid flowchart, which GitHub renders in Markdown
-    /// (in a ```` ```mermaid ```` block): shared nodes as subroutines, subscribers
+    /// (in a code block tagged `mermaid`): shared nodes as subroutines, subscribers
     /// as circles.
     public var mermaid: String {
         var lines = ["flowchart LR"]

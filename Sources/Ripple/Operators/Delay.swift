@@ -3,7 +3,7 @@ extension ObservableType {
     /// spacing between them; an error is passed on at once and drops the
     /// elements still waiting.
     ///
-    /// The source is subscribed at once (use ``delaySubscription(_:scheduler:)-(RxTimeInterval,_)``
+    /// The source is subscribed at once (use ``delaySubscription(_:scheduler:file:line:)-(RxTimeInterval,_,_,_)``
     /// to delay the subscription instead). Each delayed event is delivered in its
     /// own scheduled step, so events that arrived together leave one step apart,
     /// as in RxSwift.

@@ -9,7 +9,7 @@ import Foundation
 public typealias TakeUntilBehavior = TakeBehavior
 
 extension ObservableType {
-    /// Deprecated spelling of ``catch(_:)``.
+    /// Deprecated spelling of ``catch(_:file:line:)``.
     @available(*, deprecated, renamed: "catch(_:)")
     public func catchError(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         `catch`(handler)
@@ -28,19 +28,19 @@ extension ObservableType {
         `catch`(sequence: sequence)
     }
 
-    /// Deprecated spelling of ``take(until:)-(Source)``.
+    /// Deprecated spelling of ``take(until:file:line:)``.
     @available(*, deprecated, renamed: "take(until:)")
     public func takeUntil<Source: ObservableConvertibleType>(_ other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         take(until: other)
     }
 
-    /// Deprecated spelling of ``take(until:behavior:)``.
+    /// Deprecated spelling of ``take(until:behavior:file:line:)``.
     @available(*, deprecated, renamed: "take(until:behavior:)")
     public func takeUntil(_ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         take(until: predicate, behavior: behavior)
     }
 
-    /// Deprecated spelling of ``take(while:behavior:)``.
+    /// Deprecated spelling of ``take(while:behavior:file:line:)``.
     @available(*, deprecated, renamed: "take(while:)")
     public func takeWhile(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         take(while: predicate)
@@ -58,7 +58,7 @@ extension ObservableType {
         element(at: index)
     }
 
-    /// Deprecated spelling of ``skip(while:)``.
+    /// Deprecated spelling of ``skip(while:file:line:)``.
     @available(*, deprecated, renamed: "skip(while:)")
     public func skipWhile(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         skip(while: predicate)

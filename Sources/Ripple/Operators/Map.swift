@@ -9,7 +9,7 @@ extension ObservableType {
     /// map { $0 * 10 }:  --10-20-30-|
     /// ```
     ///
-    /// Next to a `filter` it runs as one operator with it (see ``filter(_:)``), and
+    /// Next to a `filter` it runs as one operator with it (see ``filter(_:file:line:)``), and
     /// `subscribe(onNext:onError:onCompleted:onDisposed:)` right after it runs the
     /// transform in its own closure: no operator object per subscription.
     ///

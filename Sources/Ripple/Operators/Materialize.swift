@@ -23,7 +23,7 @@ extension ObservableType {
 
 extension ObservableType where Element: EventConvertible {
     /// Turns elements that are events back into events: the inverse of
-    /// ``ObservableType/materialize()``.
+    /// ``ObservableType/materialize(file:line:)``.
     ///
     /// Completes or fails at the first `.completed` or `.error` element (and
     /// disposes the source), or with the source itself.

@@ -16,7 +16,11 @@ extension ObservableType {
     /// subscriber:  --------3--4--|     (subscribed before connect())
     /// ```
     ///
-    /// - Parameter subject: The subject that broadcasts the source's events.
+    /// - Parameters:
+    ///   - subject: The subject that broadcasts the source's events.
+    ///   - file: The file the operator is applied in, recorded as its site (see
+    ///     <doc:DebuggingStreams>); leave the default.
+    ///   - line: The line the operator is applied on; leave the default.
     /// - Returns: A connectable sequence; nothing reaches `subject` before `connect()`.
     public func multicast<Subject: SubjectType>(_ subject: Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
@@ -38,7 +42,11 @@ extension ObservableType {
     /// connection 2:               --1--2--|   (fresh subject, fresh subscribers)
     /// ```
     ///
-    /// - Parameter makeSubject: Creates the subject for a connection.
+    /// - Parameters:
+    ///   - makeSubject: Creates the subject for a connection.
+    ///   - file: The file the operator is applied in, recorded as its site (see
+    ///     <doc:DebuggingStreams>); leave the default.
+    ///   - line: The line the operator is applied on; leave the default.
     public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
         ConnectableObservableAdapter(site: SiteLiteral("multicast", file, line), source: asObservable(), makeSubject: makeSubject)
@@ -87,7 +95,7 @@ extension ObservableType {
     /// terminated, or the connection was disposed), its subject is forgotten;
     /// later subscribers wait, on a new subject, for the next `connect()`.
     /// Usually followed by ``ConnectableObservableType/refCount(file:line:)``;
-    /// ``share(replay:scope:)`` does both.
+    /// ``share(replay:scope:file:line:)`` does both.
     ///
     /// ```
     /// source:      --1--2--3--4--|

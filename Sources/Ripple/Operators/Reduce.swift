@@ -16,7 +16,7 @@ extension ObservableType {
         reduce(seed, accumulator: accumulator, mapResult: { $0 }, file: file, line: line)
     }
 
-    /// Like ``reduce(_:accumulator:)``, then transforms the final value with
+    /// Like ``reduce(_:accumulator:file:line:)``, then transforms the final value with
     /// `mapResult`.
     @inlinable
     @inline(never)

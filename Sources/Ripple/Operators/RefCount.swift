@@ -29,7 +29,7 @@ extension ConnectableObservableType {
     /// nothing feeds any more.) Nobody blocks: the connection is made by whichever
     /// thread finishes the disconnection.
     ///
-    /// ``ObservableType/share(replay:scope:)`` does the same in one operator.
+    /// ``ObservableType/share(replay:scope:file:line:)`` does the same in one operator.
     public func refCount(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         RefCountObservable(site: SiteLiteral("refCount", file, line), source: self)
     }

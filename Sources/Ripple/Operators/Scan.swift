@@ -20,7 +20,7 @@ extension ObservableType {
         }, file: file, line: line)
     }
 
-    /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the
+    /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the
     /// accumulated value in place.
     @inlinable
     @inline(never)

@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// How long the subject behind ``ObservableType/share(replay:scope:)`` lives, which
+/// How long the subject behind ``ObservableType/share(replay:scope:file:line:)`` lives, which
 /// decides what a subscriber sees after the shared subscription to the source ended.
 public enum SubjectLifetimeScope: Sendable {
     /// Each connection to the source gets a fresh subject. When every subscriber
@@ -68,6 +68,9 @@ extension ObservableType {
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
     ///   - scope: How long the replay buffer (and a terminal event) is kept.
+    ///   - file: The file the operator is applied in, recorded as its site (see
+    ///     <doc:DebuggingStreams>); leave the default.
+    ///   - line: The line the operator is applied on; leave the default.
     @inlinable
     @inline(never)
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {

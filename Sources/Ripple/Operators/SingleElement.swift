@@ -14,7 +14,7 @@ extension ObservableType {
         single({ _ in true }, file: file, line: line)
     }
 
-    /// Like ``single()``, counting only the elements for which `predicate`
+    /// Like ``single(file:line:)``, counting only the elements for which `predicate`
     /// returns `true` (the others are dropped). Fails when `predicate` throws.
     ///
     /// ```

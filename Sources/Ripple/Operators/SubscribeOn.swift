@@ -38,7 +38,7 @@ extension ObservableType {
         }
     }
 
-    /// Deprecated spelling of ``subscribe(on:)``.
+    /// Deprecated spelling of ``subscribe(on:file:line:)``.
     @available(*, deprecated, renamed: "subscribe(on:)")
     public func subscribeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         subscribe(on: scheduler, file: file, line: line)

@@ -13,7 +13,7 @@ extension ObservableType {
         timeout(dueTime, other: Observable<Element>.error(RxError.timeout), scheduler: scheduler, file: file, line: line)
     }
 
-    /// Like ``timeout(_:scheduler:)-(RxTimeInterval,_)``, but when the time passes, disposes the
+    /// Like ``timeout(_:scheduler:file:line:)-(RxTimeInterval,_,_,_)``, but when the time passes, disposes the
     /// source and continues with `other` (subscribed at that moment) instead of
     /// failing.
     ///

@@ -54,7 +54,7 @@ extension InfallibleType {
         Infallible(asObservable().scan(seed, accumulator: accumulator, file: file, line: line))
     }
 
-    /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the
+    /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the
     /// running value in place (cheaper for collections).
     ///
     /// ```
@@ -528,7 +528,7 @@ extension InfallibleType {
 extension InfallibleType {
     /// Shares one subscription to the source between all subscribers, replaying
     /// the latest `replay` elements to each new one (see
-    /// ``ObservableType/share(replay:scope:)``).
+    /// ``ObservableType/share(replay:scope:file:line:)``).
     ///
     /// ```
     /// source:          --1--2--3--|

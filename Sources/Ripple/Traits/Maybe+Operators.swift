@@ -151,7 +151,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         Maybe(raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
     }
 
-    /// Deprecated spelling of ``catchAndReturn(_:)->Maybe<Self.Element>``.
+    /// Deprecated spelling of ``catchAndReturn(_:file:line:)->Maybe<Self.Element>``.
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Maybe<Element> {
         catchAndReturn(element)

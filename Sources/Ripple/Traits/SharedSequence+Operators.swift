@@ -52,7 +52,7 @@ extension SharedSequenceConvertibleType {
         SharedSequence(asObservable().scan(seed, accumulator: accumulator, file: file, line: line))
     }
 
-    /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the running
+    /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the running
     /// value in place.
     ///
     /// ```

@@ -12,7 +12,7 @@ public protocol SharingStrategyProtocol {
     static var scheduler: SchedulerType { get }
 
     /// Shares `source` between subscribers (for example with
-    /// ``ObservableType/share(replay:scope:)``).
+    /// ``ObservableType/share(replay:scope:file:line:)``).
     static func share<Element>(_ source: Observable<Element>) -> Observable<Element>
 }
 

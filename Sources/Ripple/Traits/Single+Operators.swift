@@ -129,7 +129,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
     }
 
-    /// Deprecated spelling of ``catchAndReturn(_:)->Single<Self.Element>``.
+    /// Deprecated spelling of ``catchAndReturn(_:file:line:)->Single<Self.Element>``.
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Single<Element> {
         catchAndReturn(element)

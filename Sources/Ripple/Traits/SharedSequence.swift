@@ -28,6 +28,9 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
 extension SharedSequenceConvertibleType {
     /// The shared sequence as an ``Observable``: a type that implements only
     /// ``asSharedSequence()`` gets `asObservable()` from it, as in RxCocoa.
+    // Disfavoured for the reason given on `ObservableType.asObservable()`:
+    // `SharedSequence` declares its own.
+    @_disfavoredOverload
     public func asObservable() -> Observable<Element> {
         asSharedSequence().asObservable()
     }
@@ -245,9 +248,11 @@ extension SharedSequenceConvertibleType {
 }
 
 /// Reports a drive/emit call made off the main thread, which RxCocoa stops the
-/// program for, unless a ``SharingScheduler`` mock is active.
+/// program for, unless a ``SharingScheduler`` mock is active. The main queue
+/// counts as the main thread: on Linux, after `dispatchMain()`, a worker thread
+/// drains it.
 func checkMainThreadSubscription(_ method: String) {
-    if !SharingScheduler.isMocked && !Thread.isMainThread {
+    if !SharingScheduler.isMocked && !MainActorDelivery.isOnMainActor {
         Hooks.reportContractViolation(
             "\(method) can only be called from the main thread (or inside SharingScheduler.mock)"
         )

@@ -1,10 +1,17 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
 // Ripple's root package has no external dependencies: an app that wants an
 // Observable never downloads a web server, a database driver or a benchmark kit.
 // The demo apps live in `Examples/`, the measurements in `Benchmarks/`.
+//
+// One dependency is opt-in: the trait `AsyncHTTPClient` adds
+// `AsyncHTTPClientTransport` to RippleHTTP (networking on SwiftNIO, what Linux
+// servers use). A package that does not enable the trait does not resolve
+// async-http-client or SwiftNIO at all (SwiftPM 6.1+ leaves a dependency used only
+// under a disabled trait out of resolution; `scripts/check-trait-isolation.sh`
+// proves it with a fresh package each way).
 let package = Package(
     name: "Ripple",
     platforms: [
@@ -19,10 +26,30 @@ let package = Package(
         // Test doubles for RippleHTTP (a stub `HTTPClient`), for apps' test targets.
         .library(name: "RippleHTTPTesting", targets: ["RippleHTTPTesting"]),
     ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "AsyncHTTPClientTransport: RippleHTTP's HTTPClient on AsyncHTTPClient (SwiftNIO), recommended on Linux."
+        ),
+    ],
+    dependencies: [
+        // Resolved only when the `AsyncHTTPClient` trait is enabled (SwiftNIO and
+        // swift-nio-ssl come with it; named for the types the transport maps).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+    ],
     targets: [
         .target(name: "Ripple"),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
-        .target(name: "RippleHTTP", dependencies: ["Ripple"]),
+        .target(name: "RippleHTTP", dependencies: [
+            "Ripple",
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+        ]),
         .target(name: "RippleHTTPTesting", dependencies: ["Ripple", "RippleHTTP"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),

@@ -10,11 +10,23 @@ import PackageDescription
 //   (`swift package benchmark`), for detailed statistics and regression checks.
 // - `ripple-compare`: one command that prints the side-by-side table and writes
 //   `.results/compare.json`.
+//
+// - `ripple-http-stream`: Server-Sent Events per second through `Session.events(for:)`
+//   against each transport's own streaming API, from a loopback server. The
+//   AsyncHTTPClient half needs this package's trait `AsyncHTTPClient` (which enables
+//   Ripple's): `swift run -c release --package-path Benchmarks --traits AsyncHTTPClient
+//   ripple-http-stream`. Without it, nothing of SwiftNIO is resolved or built.
 let package = Package(
     name: "RippleBenchmarks",
     platforms: [.macOS(.v15)],
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "Measures AsyncHTTPClientTransport in ripple-http-stream."),
+    ],
     dependencies: [
-        .package(name: "Ripple", path: ".."),
+        .package(
+            name: "Ripple", path: "..",
+            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
@@ -33,6 +45,14 @@ let package = Package(
             dependencies: [
                 "Workloads",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+        .executableTarget(
+            name: "ripple-http-stream",
+            dependencies: [
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),
         .executableTarget(

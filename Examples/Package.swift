@@ -18,6 +18,8 @@ import PackageDescription
 // - `GitHubStore`: a SQLite cache (GRDB) and the cached search repository.
 // - `GitHubSearch`: the search view model and its terminal screen; `github-search`
 //   runs it against the embedded mock server or another GitHub-compatible API.
+// - `GitHubActivity`: a repository's live activity (Server-Sent Events from the mock
+//   server) with its connection state; `activity` runs it.
 let package = Package(
     name: "RippleExamples",
     platforms: [.macOS(.v15)],
@@ -28,6 +30,8 @@ let package = Package(
         .library(name: "GitHubKit", targets: ["GitHubKit"]),
         .library(name: "GitHubStore", targets: ["GitHubStore"]),
         .library(name: "GitHubSearch", targets: ["GitHubSearch"]),
+        .library(name: "GitHubActivity", targets: ["GitHubActivity"]),
+        .executable(name: "activity", targets: ["activity"]),
         .executable(name: "github-search", targets: ["github-search"]),
         .executable(name: "counter", targets: ["counter"]),
         .executable(name: "characters-left", targets: ["characters-left"]),
@@ -36,8 +40,11 @@ let package = Package(
         .executable(name: "mock-github-api", targets: ["mock-github-api"]),
     ],
     dependencies: [
-        // Named explicitly: the root directory's name differs between clones.
-        .package(name: "Ripple", path: ".."),
+        // Named explicitly: the root directory's name differs between clones. The
+        // `AsyncHTTPClient` trait adds `AsyncHTTPClientTransport`, which the demos and
+        // the integration tests use on Linux (FoundationNetworking can be crashed by a
+        // server; AsyncHTTPClient cannot).
+        .package(name: "Ripple", path: "..", traits: ["AsyncHTTPClient"]),
         // `ConfigurationSupport` (swift-configuration) is not needed here; leaving it
         // out shortens the first build.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
@@ -53,6 +60,7 @@ let package = Package(
             name: "MockGitHubAPI",
             dependencies: [
                 .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -118,6 +126,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "GitHubActivity",
+            dependencies: [
+                "GitHubKit", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+            ]
+        ),
+        .executableTarget(
+            name: "activity",
+            dependencies: [
+                "GitHubActivity", "GitHubKit", "MockGitHubAPI", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(name: "counter", dependencies: ["DemoFeatures", "TerminalUI"]),
         .executableTarget(name: "characters-left", dependencies: ["DemoFeatures", "TerminalUI"]),
         .executableTarget(name: "signup", dependencies: ["DemoFeatures", "TerminalUI"]),
@@ -164,10 +189,20 @@ let package = Package(
         .testTarget(
             name: "GitHubIntegrationTests",
             dependencies: [
-                "GitHubSearch", "GitHubStore", "GitHubKit", "MockGitHubAPI", "TerminalUI",
+                "GitHubSearch", "GitHubStore", "GitHubKit", "GitHubActivity", "MockGitHubAPI", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
                 .product(name: "RippleTest", package: "Ripple"),
+            ]
+        ),
+        .testTarget(
+            name: "GitHubActivityTests",
+            dependencies: [
+                "GitHubActivity", "GitHubKit", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleTest", package: "Ripple"),
+                .product(name: "RippleHTTPTesting", package: "Ripple"),
             ]
         ),
         .testTarget(
@@ -176,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockGitHubAPITests",
-            dependencies: ["MockGitHubAPI", .product(name: "Ripple", package: "Ripple")]
+            dependencies: ["MockGitHubAPI", .product(name: "Ripple", package: "Ripple"), .product(name: "RippleHTTP", package: "Ripple")]
         ),
     ],
     swiftLanguageModes: [.v6]

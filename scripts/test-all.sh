@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the root package's tests, the API reference built
-# with DocC (no warning allowed), the type-checking benchmark's gate, the root
+# Runs every test of the project: the root package's tests (with the trait
+# `AsyncHTTPClient`, so that both HTTP transports are tested), the API reference built
+# with DocC (no warning allowed), the type-checking benchmark's gate, the proof that
+# the trait's dependency is opt-in (scripts/check-trait-isolation.sh), the root
 # package's stress tests under ThreadSanitizer (whose build also checks
 # type-checking time), the Examples package's tests, a smoke run of every benchmark
 # workload (so the Benchmarks package keeps compiling; timings are not judged),
@@ -12,8 +14,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "==> swift test (root package)"
-swift test
+# With the trait: AsyncHTTPClientTransport and its tests are built too (SwiftNIO,
+# BoringSSL and AsyncHTTPClient: about 10 minutes of CPU on a first build, so 5 more
+# minutes on 2 idle cores). The build without the trait is the ThreadSanitizer step's.
+echo "==> swift test (root package, both HTTP transports)"
+swift test --traits AsyncHTTPClient
 
 # Right after the root package's build, which the symbol graphs reuse.
 echo "==> API reference (DocC)"
@@ -24,6 +29,9 @@ echo "==> API reference (DocC)"
 # (loose: the machine may be busy) than docs/Performance.md's "Compile time" allows.
 echo "==> Type-checking time of typical view-model code"
 scripts/typecheck-benchmark.py --check
+
+echo "==> The AsyncHTTPClient trait: nothing resolved without it"
+./scripts/check-trait-isolation.sh
 
 echo "==> ThreadSanitizer: concurrency and scheduler tests; type-checking time"
 # This build also checks that no expression takes over 300 ms to type-check. A slow
@@ -50,6 +58,7 @@ swift test --package-path Examples
 echo "==> Benchmarks: build and smoke-run every workload"
 swift build -c release --package-path Benchmarks
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --smoke
+swift run -c release --skip-build --package-path Benchmarks ripple-http-stream --smoke
 
 echo "==> Benchmarks: Ripple's instructions per operation against the baseline (valgrind)"
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \

@@ -50,9 +50,10 @@ struct ConnectionSlots: Equatable {
     }
 }
 
-/// Keeps at most ``ConnectionSlots/limit`` requests per host in `URLSession`'s
-/// hands, so that a request waits in Ripple's queue (where its timeout has not
-/// started and disposing it sends nothing), not in `URLSession`'s.
+/// Keeps at most ``ConnectionSlots/limit`` requests per host in the
+/// transport's hands (`URLSession`'s, AsyncHTTPClient's), so that a request
+/// waits in Ripple's queue (where its timeout has not started and disposing
+/// it sends nothing), not in the transport's.
 final class ConnectionLimiter: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: ConnectionSlots
@@ -61,6 +62,13 @@ final class ConnectionLimiter: @unchecked Sendable {
 
     init(limit: Int) {
         slots = ConnectionSlots(limit: limit)
+    }
+
+    /// The key of `url`'s host: scheme, host and port (what a connection is
+    /// to).
+    static func hostKey(_ url: URL?) -> String {
+        guard let url else { return "" }
+        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port.map(String.init) ?? "")"
     }
 
     /// A new request identifier.
@@ -112,5 +120,73 @@ final class ConnectionLimiter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots
+    }
+}
+
+/// One request's place in a ``ConnectionLimiter``, the same for every transport:
+/// it asks for a slot, leaves the queue when the request is disposed first, and
+/// gives a slot back exactly once, whoever ends the request (the transport's
+/// completion, a dispose, a grant that comes too late).
+final class ConnectionSlot: @unchecked Sendable {
+    private enum State {
+        case idle
+        case waiting
+        case held
+        case returned
+    }
+
+    private let lock = NSLock()
+    private var state = State.idle
+    private let limiter: ConnectionLimiter
+    private let id: UInt64
+    private let host: String
+
+    init(limiter: ConnectionLimiter, url: URL?) {
+        self.limiter = limiter
+        id = limiter.makeID()
+        host = ConnectionLimiter.hostKey(url)
+    }
+
+    /// Asks for a slot; `granted` runs when the request holds one (at once on
+    /// this thread, or later on the thread that frees one), never under a
+    /// lock. If the request gave up meanwhile, `granted` must call
+    /// ``release()``.
+    func acquire(_ granted: @escaping @Sendable () -> Void) {
+        lock.lock()
+        state = .waiting
+        lock.unlock()
+        limiter.acquire(id, host: host) { [self] in
+            lock.lock()
+            if case .waiting = state { state = .held }
+            lock.unlock()
+            granted()
+        }
+    }
+
+    /// The request no longer wants a slot: it leaves the queue if it was
+    /// waiting; a slot already granted is given back by ``release()``.
+    func withdraw() {
+        lock.lock()
+        let waiting: Bool
+        if case .waiting = state { waiting = true } else { waiting = false }
+        lock.unlock()
+        if waiting, limiter.withdraw(id, host: host) {
+            lock.lock()
+            state = .returned
+            lock.unlock()
+        }
+    }
+
+    /// Gives the slot back, once; the next waiting request gets it. Nothing
+    /// happens if the request holds none (any more).
+    func release() {
+        lock.lock()
+        let held: Bool
+        if case .held = state { held = true } else { held = false }
+        if held { state = .returned }
+        lock.unlock()
+        if held {
+            limiter.release(host: host)
+        }
     }
 }

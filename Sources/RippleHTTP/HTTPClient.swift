@@ -41,6 +41,29 @@ public protocol HTTPClient: Sendable {
     /// ``send(_:timeout:scheduler:)`` and ``Session`` start their timeouts
     /// there. The default implementation calls `started` on subscription.
     func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse>
+
+    /// The response to `request` as it arrives: its head, then its body in
+    /// chunks, completing when the body ends; sent when subscribed, cancelled
+    /// when disposed, failing with an ``HTTPError`` like ``send(_:)``.
+    /// `started` is called when the request is handed to the network, as in
+    /// ``send(_:whenStarted:)``.
+    ///
+    /// The body has no size limit (a stream of events may never end): the
+    /// consumer bounds what it keeps. Each part is delivered on the
+    /// transport's thread before the transport reads more, so a slow consumer
+    /// slows the reading instead of filling a buffer. Redirects are followed
+    /// as in ``send(_:)``; the parts are those of the final response.
+    ///
+    /// The default implementation, for clients that cannot stream, sends the
+    /// request with ``send(_:whenStarted:)`` and delivers the whole body as
+    /// one part when it is complete. ``URLSessionHTTPClient`` (on a session it
+    /// creates), `AsyncHTTPClientTransport` and `StubHTTPClient` stream.
+    ///
+    /// ```
+    /// stream(request):   ---(head)--body--body--body--|
+    /// dispose at ^:      ---(head)--body-^              the connection is closed
+    /// ```
+    func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart>
 }
 
 extension HTTPClient {
@@ -51,6 +74,23 @@ extension HTTPClient {
             return self.send(request).asObservable()
         }
         .asSingle()
+    }
+
+    /// Sends `request` with ``send(_:whenStarted:)`` and delivers the head,
+    /// then the whole body as one part (if it is not empty).
+    public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
+        send(request, whenStarted: started).asObservable().flatMap { response -> Observable<HTTPResponsePart> in
+            response.data.isEmpty ? .just(.head(response.response)) : .of(.head(response.response), .body(response.data))
+        }
+    }
+
+    /// ``stream(_:whenStarted:)`` without the start notification.
+    ///
+    /// ```
+    /// stream(request):   ---(head)--body--body--|
+    /// ```
+    public func stream(_ request: URLRequest) -> Observable<HTTPResponsePart> {
+        stream(request, whenStarted: {})
     }
 
     /// ``send(_:)`` in the shape of RxCocoa's `URLSession.rx.response`: the body

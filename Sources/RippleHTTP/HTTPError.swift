@@ -37,6 +37,10 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
     /// (``URLSessionHTTPClient/maximumResponseBodySize``); the transfer was
     /// stopped.
     case responseTooLarge(limit: Int)
+    /// A redirect from `https` to `http` was refused (see
+    /// ``RedirectPolicy/allowsInsecureRedirects``); nothing was sent to the
+    /// `http` URL.
+    case insecureRedirect(from: URL, to: URL)
 
     /// The most bytes of a body that an error keeps
     /// (``unacceptableStatusCode(_:headers:body:)``,
@@ -67,6 +71,8 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
         case invalidRequest
         /// ``HTTPError/responseTooLarge(limit:)``.
         case responseTooLarge
+        /// ``HTTPError/insecureRedirect(from:to:)``.
+        case insecureRedirect
     }
 
     /// The kind of failure.
@@ -78,6 +84,7 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
         case .undecodableBody: return .undecodableBody
         case .invalidRequest: return .invalidRequest
         case .responseTooLarge: return .responseTooLarge
+        case .insecureRedirect: return .insecureRedirect
         }
     }
 
@@ -169,6 +176,8 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
             return "Invalid HTTP request: \(reason)"
         case .responseTooLarge(let limit):
             return "HTTP response body too large: more than \(limit) bytes"
+        case .insecureRedirect(let from, let to):
+            return "Refused an insecure redirect from \(from.absoluteString) to \(to.absoluteString) (https to http)"
         }
     }
 

@@ -60,17 +60,22 @@ public enum HTTPLogEntry: Sendable, CustomStringConvertible {
     /// The subscription was disposed before the outcome, after `duration`
     /// seconds (the request was cancelled).
     case cancelled(URLRequest, duration: TimeInterval)
+    /// A streamed response (``HTTPClient/stream(_:whenStarted:)``) ended
+    /// after `bytes` bytes of body and `duration` seconds.
+    case streamed(URLRequest, HTTPURLResponse, bytes: Int, duration: TimeInterval)
 
     /// The request the entry is about.
     public var request: URLRequest {
         switch self {
-        case .request(let request, _), .response(let request, _, _), .failure(let request, _, _), .cancelled(let request, _):
+        case .request(let request, _), .response(let request, _, _), .failure(let request, _, _), .cancelled(let request, _),
+            .streamed(let request, _, _, _):
             return request
         }
     }
 
     /// One line: the `curl` command for a request, then
     /// `← 200 OK GET https://… (12 ms, 345 bytes)`,
+    /// `← 200 OK GET https://… (stream: 345 bytes in 12 ms)`,
     /// `✕ GET https://… failed after 12 ms: …` or
     /// `✕ GET https://… cancelled after 12 ms`.
     public var description: String {
@@ -85,6 +90,9 @@ public enum HTTPLogEntry: Sendable, CustomStringConvertible {
             return "✕ \(target) failed after \(HTTPLogEntry.milliseconds(duration)): \(error)"
         case .cancelled(_, let duration):
             return "✕ \(target) cancelled after \(HTTPLogEntry.milliseconds(duration))"
+        case .streamed(_, let response, let bytes, let duration):
+            let reason = HTTPError.reasonPhrase(response.statusCode)
+            return "← \(response.statusCode) \(reason) \(target) (stream: \(bytes) bytes in \(HTTPLogEntry.milliseconds(duration)))"
         }
     }
 
@@ -130,18 +138,50 @@ public struct HTTPLogger: Sendable {
     /// Logs what happens to `single`, which sends `request`: the `curl` line on
     /// subscription, then exactly one of response, failure or cancellation.
     func log(_ request: URLRequest, _ single: Single<HTTPResponse>) -> Single<HTTPResponse> {
+        log(request, single.asObservable(), onNext: { response, _ in
+            { .response(request, response, duration: $0) }
+        }, onCompleted: { _, _ in nil })
+        .asSingle()
+    }
+
+    /// Logs what happens to `stream`, which streams `request`: the `curl`
+    /// line on subscription, then exactly one of the end of the stream
+    /// (``HTTPLogEntry/streamed(_:_:bytes:duration:)``), failure or
+    /// cancellation.
+    func log(_ request: URLRequest, _ stream: Observable<HTTPResponsePart>) -> Observable<HTTPResponsePart> {
+        log(request, stream, onNext: { part, attempt in
+            attempt.record(part)
+            return nil
+        }, onCompleted: { attempt, duration in
+            attempt.head.map { .streamed(request, $0, bytes: attempt.bytes, duration: duration) }
+        })
+    }
+
+    /// The `curl` line on subscription, then one entry for the outcome:
+    /// `onNext` returns how to make it when an element is the outcome (from
+    /// the duration), `onCompleted` makes it for the completion.
+    private func log<Element>(
+        _ request: URLRequest, _ source: Observable<Element>,
+        onNext: @escaping (Element, LoggedAttempt) -> ((TimeInterval) -> HTTPLogEntry)?,
+        onCompleted: @escaping (LoggedAttempt, TimeInterval) -> HTTPLogEntry?
+    ) -> Observable<Element> {
         let logger = self
         return Observable.deferred {
             let attempt = LoggedAttempt()
-            return single.asObservable().do(
-                onNext: { response in
-                    if let duration = attempt.finish(now: logger.now()) {
-                        logger.sink(.response(request, response, duration: duration))
+            return source.do(
+                onNext: { element in
+                    if let entry = onNext(element, attempt), let duration = attempt.finish(now: logger.now()) {
+                        logger.sink(entry(duration))
                     }
                 },
                 onError: { error in
                     if let duration = attempt.finish(now: logger.now()) {
                         logger.sink(.failure(request, error, duration: duration))
+                    }
+                },
+                onCompleted: {
+                    if let duration = attempt.finish(now: logger.now()), let entry = onCompleted(attempt, duration) {
+                        logger.sink(entry)
                     }
                 },
                 onSubscribe: {
@@ -155,15 +195,41 @@ public struct HTTPLogger: Sendable {
                 }
             )
         }
-        .asSingle()
     }
 }
 
-/// The start time of one logged attempt, and whether its outcome was logged.
+/// The start time of one logged attempt, whether its outcome was logged, and
+/// (for a stream) its head and body size.
 final class LoggedAttempt: @unchecked Sendable {
     private let lock = NSLock()
     private var startTime: Date?
     private var finished = false
+    private var streamHead: HTTPURLResponse?
+    private var streamBytes = 0
+
+    /// A part of a streamed response.
+    func record(_ part: HTTPResponsePart) {
+        lock.lock()
+        switch part {
+        case .head(let head): streamHead = head
+        case .body(let data): streamBytes += data.count
+        }
+        lock.unlock()
+    }
+
+    /// The streamed response's head.
+    var head: HTTPURLResponse? {
+        lock.lock()
+        defer { lock.unlock() }
+        return streamHead
+    }
+
+    /// The streamed response's body size so far.
+    var bytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return streamBytes
+    }
 
     func start(now: Date) {
         lock.lock()
@@ -211,6 +277,17 @@ public struct LoggingHTTPClient: HTTPClient {
     /// ``send(_:)``, passing `started` on to ``base``.
     public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
         logger.log(request, base.send(request, whenStarted: started))
+    }
+
+    /// Streams through ``base``: logs the `curl` command on subscription,
+    /// then the end of the stream (status and bytes), the failure or the
+    /// cancellation.
+    ///
+    /// ```
+    /// stream(request):  ---(head)--body--|     log: curl ..., ← 200 OK ... (stream: 345 bytes in 12 ms)
+    /// ```
+    public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
+        logger.log(request, base.stream(request, whenStarted: started))
     }
 }
 

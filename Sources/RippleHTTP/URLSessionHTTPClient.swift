@@ -32,9 +32,22 @@ import FoundationNetworking
 ///   interval at once, so there the interval is rounded up to whole seconds.
 ///   For a precise timeout on a Ripple scheduler use ``Session``'s timeout or
 ///   ``HTTPClient/send(_:timeout:scheduler:)``.
+/// - **Redirects** follow ``redirectPolicy``: credentials never follow a
+///   redirect to another origin, `https` never redirects to `http`, at most
+///   10 redirects by default (see ``RedirectPolicy``), on every session,
+///   yours included.
+/// - **Streaming.** ``stream(_:whenStarted:)`` delivers the body as it
+///   arrives (on a session the client creates; on a session you pass in,
+///   whose delegate is yours, the whole body arrives as one part at the end).
 /// - The outcome is delivered on the session's delegate queue: no lock is
 ///   held while your observer runs. Use `observe(on: MainScheduler.instance)`
 ///   before touching the UI.
+///
+/// **On Linux, for servers you do not control, use `AsyncHTTPClientTransport`**
+/// (the package trait `AsyncHTTPClient`): FoundationNetworking kills the
+/// process with `Fatal error: Transfer completed, but there's no response`
+/// when a server closes the connection in the middle of the response's header
+/// block, and nothing above `URLSession` can catch that.
 ///
 /// On Linux, prefer the initializers that create the session
 /// (``init()``, ``init(configuration:maximumResponseBodySize:)``): with a
@@ -66,6 +79,9 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// from the session configuration's `httpMaximumConnectionsPerHost` (a
     /// value of 0 or less means no limit).
     public let maximumConnectionsPerHost: Int
+    /// How redirects are followed (credentials dropped across origins, no
+    /// downgrade to `http`, a limit).
+    public let redirectPolicy: RedirectPolicy
     /// ``maximumResponseBodySize``'s default: 32 MiB.
     public static let defaultMaximumResponseBodySize = 32 * 1024 * 1024
 
@@ -86,8 +102,12 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// delegate is yours). On Linux, a session with a `URLCache` (such as
     /// `URLSession.shared`) can crash the process when a request is disposed
     /// just as it completes; see the type's documentation.
-    public init(session: URLSession, maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize) {
+    public init(
+        session: URLSession, maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize,
+        redirectPolicy: RedirectPolicy = .default
+    ) {
         self.session = session
+        self.redirectPolicy = redirectPolicy
         self.ownsSession = false
         self.events = nil
         self.maximumResponseBodySize = max(0, maximumResponseBodySize)
@@ -109,7 +129,11 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// configuration.httpMaximumConnectionsPerHost = 4
     /// let client = URLSessionHTTPClient(configuration: configuration, maximumResponseBodySize: 1 << 20)
     /// ```
-    public init(configuration: URLSessionConfiguration, maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize) {
+    public init(
+        configuration: URLSessionConfiguration, maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize,
+        redirectPolicy: RedirectPolicy = .default
+    ) {
+        self.redirectPolicy = redirectPolicy
         let configuration = configuration.copy() as! URLSessionConfiguration
         #if canImport(FoundationNetworking)
         // FoundationNetworking looks a data task up in the URLCache on a
@@ -160,7 +184,27 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
         let request = URLSessionHTTPClient.adjusted(request)
         return Single<HTTPResponse>.create { [self] observer in
-            let run = URLSessionTaskRun(client: self, request: request, started: started, observer: observer)
+            let receiver = ResponseReceiver(collectingUpTo: maximumResponseBodySize, observer: observer)
+            let run = URLSessionTaskRun(client: self, request: request, started: started, receiver: receiver)
+            run.begin()
+            return Disposables.create { run.dispose() }
+        }
+    }
+
+    /// The response as it arrives: the head, then each piece of the body the
+    /// session reports, on the session's delegate queue; see
+    /// ``HTTPClient/stream(_:whenStarted:)``. Waits for a connection slot,
+    /// follows redirects and cancels on dispose as ``send(_:)`` does; the
+    /// body has no size limit.
+    ///
+    /// ```
+    /// stream(request):   ---(head)--body--body--|
+    /// ```
+    public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
+        let request = URLSessionHTTPClient.adjusted(request)
+        return Observable<HTTPResponsePart>.create { [self] observer in
+            let receiver = ResponseReceiver(streamingTo: observer.on)
+            let run = URLSessionTaskRun(client: self, request: request, started: started, receiver: receiver)
             run.begin()
             return Disposables.create { run.dispose() }
         }
@@ -191,29 +235,25 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// apps and ``RetryPolicy/isTransient(_:)`` handle, so on Linux these two
     /// become `.networkConnectionLost`; libcurl's message stays the
     /// description and the original error the `NSUnderlyingErrorKey`.
+    /// An answer that is not HTTP (no status line) is
+    /// `-1002` "Received HTTP/0.9 when not allowed" there, `.badServerResponse`
+    /// on Darwin (and with `AsyncHTTPClientTransport`): it becomes
+    /// `.badServerResponse`.
     static func transportFailure(_ error: Error) -> HTTPError {
         let converted = HTTPError.transport(from: error)
         #if canImport(FoundationNetworking)
         let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain,
-           nsError.code == NSURLErrorUnknown || nsError.code == NSURLErrorBadServerResponse
-        {
+        if nsError.domain == NSURLErrorDomain {
             var userInfo = nsError.userInfo
             userInfo[NSUnderlyingErrorKey] = nsError
-            return .transport(URLError(.networkConnectionLost, userInfo: userInfo))
+            if nsError.code == NSURLErrorUnknown || nsError.code == NSURLErrorBadServerResponse {
+                return .transport(URLError(.networkConnectionLost, userInfo: userInfo))
+            }
+            if nsError.code == NSURLErrorUnsupportedURL, "\(userInfo[NSLocalizedDescriptionKey] ?? "")".contains("HTTP/0.9") {
+                return .transport(URLError(.badServerResponse, userInfo: userInfo))
+            }
         }
         #endif
         return converted
-    }
-
-    /// Turns a completion handler's arguments into the outcome.
-    static func result(data: Data?, response: URLResponse?, error: Error?) -> Result<HTTPResponse, Error> {
-        if let error {
-            return .failure(transportFailure(error))
-        }
-        guard let httpResponse = response as? HTTPURLResponse else {
-            return .failure(HTTPError.notHTTPResponse(response))
-        }
-        return .success(HTTPResponse(data: data ?? Data(), response: httpResponse))
     }
 }

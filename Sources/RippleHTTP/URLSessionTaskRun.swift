@@ -3,10 +3,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One subscription to ``URLSessionHTTPClient/send(_:)``: waits for a
-/// connection slot, hands the request to `URLSession` unless it was disposed
-/// first, collects the body within the size limit, and reports the outcome
-/// once.
+/// One subscription to ``URLSessionHTTPClient/send(_:)`` or
+/// ``URLSessionHTTPClient/stream(_:whenStarted:)``: waits for a connection
+/// slot, hands the request to `URLSession` unless it was disposed first,
+/// follows redirects by the client's ``RedirectPolicy``, and passes the
+/// response to its ``ResponseReceiver`` (which collects it within the size
+/// limit, or streams it).
 ///
 /// ```
 /// waiting ──slot──▶ scheduled ──start (delegate queue)──▶ running ──complete──▶ finished
@@ -24,40 +26,32 @@ final class URLSessionTaskRun: @unchecked Sendable {
 
     private let lock = NSLock()
     private var phase = Phase.waiting
-    private var observer: ((SingleEvent<HTTPResponse>) -> Void)?
-    private var body = Data()
-    private var tooLarge = false
+    /// The request as last sent (redirects replace it).
+    private var current: URLRequest
+    private var redirects = 0
+    /// Why the transfer was stopped by the client (a refused redirect, not
+    /// an HTTP response), reported instead of the cancellation.
+    private var stopReason: HTTPError?
 
     private let client: URLSessionHTTPClient
-    private let request: URLRequest
-    private let id: UInt64
-    private let host: String
+    private let receiver: ResponseReceiver
+    private let slot: ConnectionSlot
     private let started: @Sendable () -> Void
 
-    init(
-        client: URLSessionHTTPClient, request: URLRequest, started: @escaping @Sendable () -> Void,
-        observer: @escaping (SingleEvent<HTTPResponse>) -> Void
-    ) {
+    init(client: URLSessionHTTPClient, request: URLRequest, started: @escaping @Sendable () -> Void, receiver: ResponseReceiver) {
         self.client = client
-        self.request = request
+        self.current = request
         self.started = started
-        self.observer = observer
-        id = client.limiter.makeID()
-        host = URLSessionTaskRun.hostKey(request.url)
+        self.receiver = receiver
+        slot = ConnectionSlot(limiter: client.limiter, url: request.url)
         // The client (and so its session) lives as long as a request that
         // may still start: a session is never used after its client
         // invalidated it.
     }
 
-    /// The limiter's key: scheme, host and port (what a connection is to).
-    static func hostKey(_ url: URL?) -> String {
-        guard let url else { return "" }
-        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port.map(String.init) ?? "")"
-    }
-
     /// Asks for a connection slot.
     func begin() {
-        client.limiter.acquire(id, host: host) { [self] in granted() }
+        slot.acquire { [self] in granted() }
     }
 
     private func granted() {
@@ -65,7 +59,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
         guard case .waiting = phase else {
             // Disposed while the slot was being granted.
             lock.unlock()
-            client.limiter.release(host: host)
+            slot.release()
             return
         }
         phase = .scheduled
@@ -80,17 +74,21 @@ final class URLSessionTaskRun: @unchecked Sendable {
         lock.lock()
         guard case .scheduled = phase else {
             lock.unlock()
-            client.limiter.release(host: host)
+            slot.release()
             return
         }
         let task: URLSessionDataTask
         if let events = client.events {
-            task = client.session.dataTask(with: request)
+            task = client.session.dataTask(with: current)
             events.register(task, self)
         } else {
-            task = client.session.dataTask(with: request) { [self] data, response, error in
-                complete(data: data, response: response, error: error)
+            task = client.session.dataTask(with: current) { [self] data, response, error in
+                completedWithHandler(data: data, response: response, error: error)
             }
+            // The session's delegate is not Ripple's: a task delegate applies
+            // the redirect policy (FoundationNetworking asks it about
+            // redirects, though not about data).
+            task.delegate = URLSessionRedirectGuard(run: self)
         }
         phase = .running(task)
         // Resumed under the lock that `dispose` takes: the check above and the
@@ -103,9 +101,9 @@ final class URLSessionTaskRun: @unchecked Sendable {
     /// The subscription was disposed: nothing is delivered from now on; a
     /// waiting request leaves the queue, a running one is cancelled.
     func dispose() {
+        receiver.dispose()
         lock.lock()
         let previous = phase
-        observer = nil
         switch previous {
         case .waiting, .scheduled:
             phase = .disposed
@@ -117,7 +115,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
         case .waiting:
             // Out of the queue; if the slot was granted meanwhile, `granted`
             // sees `.disposed` and gives it back.
-            _ = client.limiter.withdraw(id, host: host)
+            slot.withdraw()
         case .running(let task):
             task.cancel()
         case .scheduled, .finished, .disposed:
@@ -125,72 +123,86 @@ final class URLSessionTaskRun: @unchecked Sendable {
         }
     }
 
-    // MARK: Delegate events (on the session's delegate queue)
+    // MARK: Task events (on the session's delegate queue)
 
-    func received(_ data: Data, expectedLength: Int64, from task: URLSessionDataTask) {
-        let limit = client.maximumResponseBodySize
+    /// A redirect: what the policy says to send next (`nil`: stop here). A
+    /// refused redirect is not cancelled here (FoundationNetworking traps if
+    /// a task is cancelled before its redirect callback returns): the `3xx`
+    /// that follows is refused at its head, which cancels the task.
+    func redirect(_ response: HTTPURLResponse) -> URLRequest? {
         lock.lock()
-        if tooLarge {
+        let decision = client.redirectPolicy.decide(
+            after: current, status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"),
+            responseURL: response.url, redirects: redirects)
+        switch decision {
+        case .follow(let next):
+            current = next
+            redirects += 1
             lock.unlock()
-            return
-        }
-        if expectedLength > Int64(limit) || data.count > limit - body.count {
-            tooLarge = true
-            body = Data()
+            return next
+        case .deliver:
             lock.unlock()
-            task.cancel()
-            return
+            return nil
+        case .fail(let error):
+            stopReason = error
+            lock.unlock()
+            return nil
         }
-        if body.isEmpty, expectedLength > 0 {
-            // One allocation of the announced size (within the limit) instead
-            // of growing by doubling. A 100 MB body over loopback: peak RSS
-            // +117 MB without the reservation, +108 MB with it (and +202 MB
-            // through a completion handler, a session passed in).
-            body.reserveCapacity(Int(expectedLength))
-        }
-        body.append(data)
-        lock.unlock()
     }
 
-    func completed(response: URLResponse?, error: Error?) {
+    /// The final response's head; `false`: cancel the task.
+    func receivedHead(_ response: URLResponse) -> Bool {
         lock.lock()
-        let data = body
-        let exceeded = tooLarge
-        body = Data()
+        let stopped = stopReason != nil
         lock.unlock()
-        if exceeded {
-            finish(.failure(HTTPError.responseTooLarge(limit: client.maximumResponseBodySize)))
-        } else {
-            complete(data: data, response: response, error: error)
+        if stopped { return false }
+        guard let response = response as? HTTPURLResponse else {
+            lock.lock()
+            stopReason = .notHTTPResponse(response)
+            lock.unlock()
+            return false
         }
+        return receiver.head(response)
     }
 
-    private func complete(data: Data?, response: URLResponse?, error: Error?) {
-        var result = URLSessionHTTPClient.result(data: data, response: response, error: error)
-        if case .success(let response) = result, response.data.count > client.maximumResponseBodySize {
-            // A session without Ripple's delegate collects the whole body.
-            result = .failure(HTTPError.responseTooLarge(limit: client.maximumResponseBodySize))
-        }
-        finish(result)
+    /// Bytes of the body; `false`: cancel the task.
+    func received(_ data: Data) -> Bool {
+        receiver.body(data)
     }
 
-    private func finish(_ result: Result<HTTPResponse, Error>) {
+    func completed(error: Error?) {
         lock.lock()
-        let observer = self.observer
-        self.observer = nil
+        let reason = stopReason
         if case .running = phase {
             phase = .finished
         }
         lock.unlock()
-        client.limiter.release(host: host)
+        slot.release()
         // Delivered outside the lock.
-        observer?(result)
+        receiver.finish(reason ?? error.map(URLSessionHTTPClient.transportFailure))
+    }
+
+    /// A session without Ripple's delegate reports the whole response at
+    /// the end.
+    private func completedWithHandler(data: Data?, response: URLResponse?, error: Error?) {
+        if error == nil, let response {
+            if receivedHead(response), let data {
+                _ = received(data)
+            }
+        }
+        lock.lock()
+        if error == nil, response == nil, stopReason == nil {
+            stopReason = .notHTTPResponse(nil)
+        }
+        lock.unlock()
+        completed(error: error)
     }
 }
 
 /// The delegate of the sessions ``URLSessionHTTPClient`` creates: routes each
-/// task's body and completion to its ``URLSessionTaskRun``, so that bodies
-/// are checked against the size limit while they stream in.
+/// task's redirects, head, body and completion to its ``URLSessionTaskRun``,
+/// so that bodies are checked against the size limit (or streamed) as they
+/// arrive.
 ///
 /// It holds no reference to the client (the session holds its delegate until
 /// it is invalidated, which the client does when it is released).
@@ -210,12 +222,46 @@ final class URLSessionTaskEvents: NSObject, URLSessionDataDelegate, @unchecked S
         return removing ? runs.removeValue(forKey: task.taskIdentifier) : runs[task.taskIdentifier]
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(run(for: task)?.redirect(response))
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let proceed = run(for: dataTask)?.receivedHead(response) ?? false
+        completionHandler(proceed ? .allow : .cancel)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let expected = dataTask.response?.expectedContentLength ?? -1
-        run(for: dataTask)?.received(data, expectedLength: expected, from: dataTask)
+        if run(for: dataTask)?.received(data) == false {
+            dataTask.cancel()
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        run(for: task, removing: true)?.completed(response: task.response, error: error)
+        run(for: task, removing: true)?.completed(error: error)
+    }
+}
+
+/// The task delegate of a request on a session passed in to
+/// ``URLSessionHTTPClient/init(session:maximumResponseBodySize:redirectPolicy:)``:
+/// it applies the client's ``RedirectPolicy``.
+final class URLSessionRedirectGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    private let run: URLSessionTaskRun
+
+    init(run: URLSessionTaskRun) {
+        self.run = run
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(run.redirect(response))
     }
 }

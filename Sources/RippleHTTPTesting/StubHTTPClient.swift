@@ -15,10 +15,15 @@ import FoundationNetworking
 /// .failure(.notConnectedToInternet)                     // HTTPError.transport
 /// .json("[]").delayed(by: .milliseconds(300))           // on the stub's scheduler
 /// .never                                                // no answer (cancellation tests)
+/// .eventStream(events)                                  // text/event-stream, from an Observable<ServerSentEvent>
+/// .stream(chunks, headers: ["Content-Type": "application/x-ndjson"])   // a body from an Observable<Data>
 /// ```
-public struct StubResponse: Sendable {
-    enum Outcome: Sendable {
+public struct StubResponse: @unchecked Sendable {
+    // @unchecked: a streamed body is an `Observable`, which is thread-safe
+    // but not declared `Sendable`.
+    enum Outcome {
         case response(statusCode: Int, headers: HTTPHeaders, body: Data)
+        case stream(statusCode: Int, headers: HTTPHeaders, body: Observable<Data>)
         case failure(HTTPError)
         case never
     }
@@ -80,6 +85,38 @@ public struct StubResponse: Sendable {
     /// Never answers: the request stays in flight until it is disposed.
     public static let never = StubResponse(outcome: .never)
 
+    /// A response whose body streams: the head at once (after the delay),
+    /// then each `Data` of `body` as it comes, on the thread (or the virtual
+    /// time) `body` sends it; `body` completing is the end of the body (the
+    /// server closed the connection), an error a lost connection (an
+    /// ``HTTPError`` as it is, anything else as ``HTTPError/transport(_:)``).
+    /// Every request (every reconnection) subscribes `body` anew: a cold
+    /// observable replays its script for each.
+    ///
+    /// With ``StubHTTPClient/send(_:)`` the body is collected until it
+    /// completes.
+    public static func stream<Body: ObservableType>(_ body: Body, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse
+    where Body.Element == Data {
+        StubResponse(outcome: .stream(statusCode: statusCode, headers: headers, body: body.asObservable()))
+    }
+
+    /// A `text/event-stream` response sending each event of `events` (in the
+    /// wire format, ``ServerSentEvent/encoded``) when `events` sends it: a
+    /// script in virtual time for view models that consume
+    /// `Session.events(for:)`, written as marbles.
+    ///
+    /// ```swift
+    /// let script = try scheduler.createColdObservable("-a--b--#", values: ["a": ServerSentEvent(id: "1", data: "x"), ...])
+    /// stub.stub(.get, "/live", sequence: [.eventStream(script), .eventStream(rest)])   // a reconnection gets `rest`
+    /// ```
+    ///
+    /// `events` completing closes the connection; an error drops it.
+    public static func eventStream<Events: ObservableType>(_ events: Events, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse
+    where Events.Element == ServerSentEvent {
+        let headers = (["Content-Type": "text/event-stream", "Cache-Control": "no-cache"] as HTTPHeaders).merging(headers)
+        return .stream(events.asObservable().map { Data($0.encoded.utf8) }, statusCode: statusCode, headers: headers)
+    }
+
     /// This answer after `delay` on the stub's scheduler.
     public func delayed(by delay: RxTimeInterval) -> StubResponse {
         var copy = self
@@ -96,11 +133,21 @@ public struct StubResponse: Sendable {
                 return .failure(HTTPError.notHTTPResponse(nil))
             }
             return .success(response)
+        case .stream:
+            // Collected by the caller.
+            return nil
         case .failure(let error):
             return .failure(error)
         case .never:
             return nil
         }
+    }
+
+    /// The head and body of a streamed outcome.
+    func streamed(for request: URLRequest) -> (HTTPURLResponse?, Observable<Data>)? {
+        guard case .stream(let statusCode, let headers, let body) = outcome else { return nil }
+        let url = request.url ?? URL(string: "http://stub.invalid/")!
+        return (HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary), body)
     }
 }
 
@@ -257,6 +304,17 @@ public final class StubHTTPClient: HTTPClient, @unchecked Sendable {
     public func send(_ request: URLRequest) -> Single<HTTPResponse> {
         Single.create { [self] observer in
             let response = self.receive(request)
+            if response.streamed(for: request) != nil {
+                // A streamed body, collected until it ends.
+                let collected = HTTPResponseCollector()
+                return self.parts(of: response, for: request).subscribe { event in
+                    switch event {
+                    case .next(let part): collected.add(part)
+                    case .error(let error): observer(.failure(error))
+                    case .completed: observer(collected.response.map { .success($0) } ?? .failure(HTTPError.notHTTPResponse(nil)))
+                    }
+                }
+            }
             let delay = response.delay ?? self.defaultDelay
             guard let result = response.result(for: request), delay != .never else {
                 return Disposables.create { self.recordCancellation(request) }
@@ -277,6 +335,63 @@ public final class StubHTTPClient: HTTPClient, @unchecked Sendable {
                 }
                 scheduled.dispose()
             }
+        }
+    }
+
+    /// Records `request` when subscribed and answers it as stubbed: the
+    /// head, then the body, in one part or (for ``StubResponse/stream(_:statusCode:headers:)``
+    /// and ``StubResponse/eventStream(_:statusCode:headers:)``) as it streams.
+    /// `started` is called on subscription. A stream disposed before it ends
+    /// is recorded in ``cancelledRequests``.
+    ///
+    /// ```
+    /// stream(request):   ---delay---(head)--body--body--|
+    /// ```
+    public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
+        Observable.deferred { [self] in
+            started()
+            return self.parts(of: self.receive(request), for: request)
+        }
+    }
+
+    /// The parts of `response`, after its delay; a dispose before the end is
+    /// recorded as a cancellation.
+    private func parts(of response: StubResponse, for request: URLRequest) -> Observable<HTTPResponsePart> {
+        let delay = response.delay ?? defaultDelay
+        let parts: Observable<HTTPResponsePart>
+        if delay == .never {
+            parts = .never()
+        } else if let (head, body) = response.streamed(for: request) {
+            guard let head else { return .error(HTTPError.notHTTPResponse(nil)) }
+            parts = body
+                .filter { !$0.isEmpty }
+                .map { HTTPResponsePart.body($0) }
+                .catch { error in .error(HTTPError.transport(from: error)) }
+                .startWith(.head(head))
+        } else {
+            switch response.result(for: request) {
+            case .success(let answer)?:
+                parts = answer.data.isEmpty ? .just(.head(answer.response)) : .of(.head(answer.response), .body(answer.data))
+            case .failure(let error)?:
+                parts = .error(error)
+            case nil:
+                parts = .never()
+            }
+        }
+        let delayed: Observable<HTTPResponsePart>
+        if let delay, StubHTTPClient.isPositive(delay) {
+            delayed = parts.delaySubscription(delay, scheduler: scheduler)
+        } else {
+            delayed = parts
+        }
+        return Observable.deferred { [self] in
+            let ended = Counter()
+            return delayed.do(
+                onError: { _ in _ = ended.next() },
+                onCompleted: { _ = ended.next() },
+                onDispose: {
+                    if ended.value == 0 { self.recordCancellation(request) }
+                })
         }
     }
 
@@ -348,5 +463,27 @@ final class Counter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return count
+    }
+}
+
+/// The head and body of a streamed stub response, collected for `send`.
+final class HTTPResponseCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var head: HTTPURLResponse?
+    private var body = Data()
+
+    func add(_ part: HTTPResponsePart) {
+        lock.lock()
+        switch part {
+        case .head(let response): head = response
+        case .body(let data): body.append(data)
+        }
+        lock.unlock()
+    }
+
+    var response: HTTPResponse? {
+        lock.lock()
+        defer { lock.unlock() }
+        return head.map { HTTPResponse(data: body, response: $0) }
     }
 }

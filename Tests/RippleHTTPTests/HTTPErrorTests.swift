@@ -110,10 +110,11 @@ final class HTTPErrorTests: HTTPTestCase {
     }
 
     func testKinds() {
-        XCTAssertEqual(HTTPError.Kind.allCases.count, 6)
+        XCTAssertEqual(HTTPError.Kind.allCases.count, 7)
         let errors: [HTTPError] = [
             .transport(URLError(.timedOut)), .notHTTPResponse(nil), .unacceptableStatusCode(400, headers: [:], body: Data()),
             .undecodableBody(TestError(), body: Data()), .invalidRequest("x"), .responseTooLarge(limit: 10),
+            .insecureRedirect(from: URL(string: "https://a.test/")!, to: URL(string: "http://a.test/")!),
         ]
         XCTAssertEqual(errors.map(\.kind), HTTPError.Kind.allCases)
         XCTAssertEqual(errors.compactMap(\.urlError).count, 1)

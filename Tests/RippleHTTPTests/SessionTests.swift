@@ -200,6 +200,27 @@ final class SessionTests: HTTPTestCase {
         XCTAssertTrue(HTTPLogger.print.redactedHeaders.contains("Authorization"))
     }
 
+    func testLoggingAStreamLogsItsEndWithTheBytesItCarried() {
+        let lines = Recorder<String>()
+        let stub = StubHTTPClient()
+        stub.stub(.get, "/live", .eventStream(Observable.of(ServerSentEvent(id: "1", data: "a"), ServerSentEvent(id: "2", data: "b"))))
+        stub.stub(.get, "/down", .failure(.cannotConnectToHost))
+        let session = Session(
+            client: stub, retryPolicy: .never, logger: HTTPLogger(now: { Date(timeIntervalSince1970: 0) }, sink: { lines.append($0.description) }))
+        let events = Recorder<String>()
+        session.events(for: URLRequest(url: exampleBase.appendingPathComponent("live")), options: EventStreamOptions(reconnects: false))
+            .subscribe(onNext: { events.append($0.data) }).dispose()
+        session.events(for: URLRequest(url: exampleBase.appendingPathComponent("down")), options: EventStreamOptions(reconnects: false))
+            .subscribe(onError: { _ in }).dispose()
+        XCTAssertEqual(events.values, ["a", "b"])
+        XCTAssertEqual(lines.values, [
+            "curl -H 'Accept: text/event-stream' -H 'Cache-Control: no-cache' 'https://api.example.com/live'",
+            "← 200 OK GET https://api.example.com/live (stream: 30 bytes in 0 ms)",
+            "curl -H 'Accept: text/event-stream' -H 'Cache-Control: no-cache' 'https://api.example.com/down'",
+            "✕ GET https://api.example.com/down failed after 0 ms: HTTP transport failure: could not connect to the server (URLError -1004)",
+        ])
+    }
+
     func testTheTupleShapedAPIAndConveniences() throws {
         let stub = StubHTTPClient()
         stub.stub(.get, "/items", handler: { request in .text(request.url?.query ?? "") })

@@ -146,24 +146,7 @@ final class URLSessionStressTests: HTTPTestCase {
         defer { server.stop() }
         let client = URLSessionHTTPClient(configuration: .ephemeral)
         let url = URL(string: "\(server.baseURL.absoluteString)/hello")!
-        var random = SeededRandomNumberGenerator(seed: 7)
-        let delivered = Recorder<Bool>()
-        let deadline = Date().addingTimeInterval(20)
-        var iterations = 0
-        while iterations < 3_000, Date() < deadline {
-            let subscription = client.get(url).subscribe { delivered.append((try? $0.get()) != nil) }
-            // 0–3 ms: a loopback request takes about 1–2 ms, so the disposes
-            // land before, during and after completion.
-            usleep(UInt32(random.below(3_000)))
-            subscription.dispose()
-            iterations += 1
-        }
-        XCTAssertGreaterThanOrEqual(iterations, 500, "too few iterations to mean anything")
-        // Some completed before their dispose, some were cancelled: the window was hit.
-        let completed = delivered.values.count
-        XCTAssertGreaterThan(completed, 0)
-        XCTAssertLessThan(completed, iterations)
-        print("URLSessionStressTests: \(iterations) requests, \(completed) completed before their dispose")
+        disposeAroundCompletion(client, url, seed: 7, name: "URLSessionStressTests")
         // The client still works.
         XCTAssertEqual(try outcome(of: client.get(url))?.get().statusCode, 200)
     }

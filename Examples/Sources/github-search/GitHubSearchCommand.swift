@@ -212,14 +212,12 @@ struct GitHubSearchCommand: ParsableCommand {
             throw ExitCode.failure
         }
 
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let logger: HTTPLogger? = verbose && !interactive
             ? HTTPLogger { entry in FileHandle.standardError.write(Data((entry.description + "\n").utf8)) }
             : nil
         let session = Session(
-            client: URLSessionHTTPClient(configuration: configuration),
+            // AsyncHTTPClientTransport on Linux (no server can crash it), URLSession elsewhere.
+            client: makeHTTPClient(),
             timeout: .milliseconds(Int(timeout * 1000)),
             logger: logger)
         let github = GitHubClient(

@@ -6,7 +6,7 @@ import RippleHTTP
 import RippleTest
 import XCTest
 
-/// GitHubKit through the real `URLSessionHTTPClient` against the mock server on a
+/// GitHubKit through the real transport (`makeHTTPClient()`) against the mock server on a
 /// random port.
 final class GitHubClientIntegrationTests: MockServerTestCase {
     func testSearchUserRepositoriesAndRepositoryLookup() throws {

@@ -8,7 +8,7 @@ import RippleHTTP
 import TerminalUI
 import XCTest
 
-/// The view model and the screen on real threads, through the real URLSession
+/// The view model and the screen on real threads, through the real transport
 /// client, against the mock server: Drivers deliver on a serial queue.
 final class SearchIntegrationTests: MockServerTestCase {
     let queue = SerialDispatchQueueScheduler(internalSerialQueueName: "search-integration")

@@ -24,13 +24,10 @@ class MockServerTestCase: XCTestCase {
         return server
     }
 
-    /// A GitHub client with the real `URLSessionHTTPClient`.
+    /// A GitHub client with the real transport the demos use (`makeHTTPClient()`:
+    /// `AsyncHTTPClientTransport` on Linux, `URLSessionHTTPClient` elsewhere).
     func client(for url: URL, retryPolicy: GitHubRetryPolicy = .default) -> GitHubClient {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        return GitHubClient(
-            session: Session(client: URLSessionHTTPClient(configuration: configuration), timeout: .seconds(10)),
-            baseURL: url, retryPolicy: retryPolicy)
+        GitHubClient(session: Session(client: makeHTTPClient(), timeout: .seconds(10)), baseURL: url, retryPolicy: retryPolicy)
     }
 
     func temporaryFile(_ name: String) -> URL {

@@ -37,6 +37,31 @@ final class Recorder<Value>: @unchecked Sendable {
     }
 }
 
+/// Sends `GET url` through `client` up to 3 000 times (at most 20 s), disposing
+/// each subscription 0–3 ms after it (a loopback request takes about 1–2 ms, so
+/// the disposes land while waiting for a slot, before, during and after
+/// completion), and checks that the window was hit: some requests completed
+/// before their dispose, some did not.
+func disposeAroundCompletion(
+    _ client: any HTTPClient, _ url: URL, seed: UInt64, name: String, file: StaticString = #filePath, line: UInt = #line
+) {
+    var random = SeededRandomNumberGenerator(seed: seed)
+    let delivered = Recorder<Bool>()
+    let deadline = Date().addingTimeInterval(20)
+    var iterations = 0
+    while iterations < 3_000, Date() < deadline {
+        let subscription = client.get(url).subscribe { delivered.append((try? $0.get()) != nil) }
+        usleep(UInt32(random.below(3_000)))
+        subscription.dispose()
+        iterations += 1
+    }
+    XCTAssertGreaterThanOrEqual(iterations, 500, "too few iterations to mean anything", file: file, line: line)
+    let completed = delivered.values.count
+    XCTAssertGreaterThan(completed, 0, file: file, line: line)
+    XCTAssertLessThan(completed, iterations, file: file, line: line)
+    print("\(name): \(iterations) requests, \(completed) completed before their dispose")
+}
+
 /// Runs the current run loop until `condition` holds or `timeout` passes.
 func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)

@@ -5,10 +5,11 @@ import Glibc
 import Darwin
 #endif
 
-/// A small HTTP/1.1 server on 127.0.0.1 for end-to-end tests of
-/// `URLSessionHTTPClient`: POSIX sockets, one background thread accepting
-/// connections and one thread per connection, a random port, one request per
-/// connection (`Connection: close`).
+/// A small HTTP/1.1 server on 127.0.0.1 (or another loopback address) for
+/// end-to-end tests of the transports (`URLSessionHTTPClient`,
+/// `AsyncHTTPClientTransport`): POSIX sockets, one background thread
+/// accepting connections and one thread per connection, a random port, one
+/// request per connection (`Connection: close`).
 ///
 /// Routes (see ``route(_:)``):
 /// - `GET /hello`: a JSON object with a snake_case key and an ISO-8601 date;
@@ -24,6 +25,19 @@ import Darwin
 /// - `GET /bytes?n=<count>&ms=<delay>&length=none&status=<code>&drip_ms=<gap>`:
 ///   `count` bytes, optionally late, without `Content-Length`, with another
 ///   status, or in 64 KiB pieces `gap` ms apart;
+/// - `GET /redirect?to=<url>&status=<code>`: a redirect (302 by default) to
+///   `url`; `GET /loop`: a redirect to itself;
+/// - broken responses: `/cut/headers` closes in the middle of the header
+///   block, `/garbage` answers with a line that is not a status line,
+///   `/slowloris?ms=<n>` sends a header line every 100 ms for `n` ms and never
+///   ends the header block;
+/// - `GET /events?count=<n>&interval_ms=<gap>&retry=<ms>&drop_after=<k>&hold=1&pad=<bytes>`:
+///   Server-Sent Events `id: i` / `data: event i` from the one after the
+///   request's `Last-Event-ID` to `n`, `gap` ms apart, after a `retry:`
+///   line; the connection drops after `k` events, or (with `hold=1`) stays open
+///   after the last until the client leaves; once the client has every event,
+///   `204`. `GET /events/json`: the same stream served as `application/json`.
+/// - `GET /ndjson?n=<count>&interval_ms=<gap>`: `{"n":i}` lines;
 /// - anything else: `404`.
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct ReceivedRequest: Sendable {
@@ -48,6 +62,25 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var closeDelimited = false
         /// Send the body in 64 KiB pieces this far apart (0: all at once).
         var chunkDelay: TimeInterval = 0
+        /// Writes the whole answer itself (raw bytes, streams); the others
+        /// fields but `delay` are ignored.
+        var writer: (@Sendable (Connection) -> Void)? = nil
+    }
+
+    /// What a custom ``CannedResponse/writer`` writes to.
+    struct Connection: Sendable {
+        let server: LoopbackHTTPServer
+        let fd: Int32
+        let request: ReceivedRequest
+
+        /// Writes `bytes`; `false` if the client went away.
+        func write(_ bytes: String) -> Bool { write(Data(bytes.utf8)) }
+
+        /// Writes `data`; `false` if the client went away.
+        func write(_ data: Data) -> Bool { server.writeAll(fd, data) }
+
+        /// Waits `seconds`; `false` if the client closed the connection first.
+        func wait(_ seconds: TimeInterval) -> Bool { server.waitWatchingForClose(fd, seconds: seconds) }
     }
 
     /// How a response is broken off.
@@ -67,7 +100,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     let port: Int
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// The loopback address the server listens on.
+    let host: String
+    var baseURL: URL { URL(string: "http://\(host):\(port)")! }
 
     private let listener: Int32
     private let condition = NSCondition()
@@ -77,8 +112,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var runningThreads = 0
     private var activeRequests = 0
     private var mostActiveRequests = 0
+    private var connections = 0
 
-    init() throws {
+    /// A server on `host` (a loopback address: `127.0.0.2` is a second host
+    /// on the same machine, another origin for redirect tests).
+    init(host: String = "127.0.0.1") throws {
+        self.host = host
         #if canImport(Glibc)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -90,7 +129,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -129,6 +168,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return requests
     }
 
+    /// The connections open now (accepted, not closed yet).
+    var openConnections: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return connections
+    }
+
     /// The most requests that were being answered at the same time.
     var maximumConcurrentRequests: Int {
         condition.lock()
@@ -154,7 +200,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return events.contains(event)
     }
 
-    private func record(_ event: Event) {
+    fileprivate func record(_ event: Event) {
         condition.lock()
         events.append(event)
         condition.broadcast()
@@ -187,9 +233,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             guard poll(&poller, 1, 50) > 0 else { continue }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
+            condition.lock()
+            connections += 1
+            condition.unlock()
             startThread { [self] in
                 handle(connection)
                 close(connection)
+                condition.lock()
+                connections -= 1
+                condition.broadcast()
+                condition.unlock()
             }
         }
     }
@@ -221,6 +274,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         }
         if response.cut == .beforeResponse {
             record(.answered(request.path))
+            return
+        }
+        if let writer = response.writer {
+            writer(Connection(server: self, fd: fd, request: request))
             return
         }
         var head = "HTTP/1.1 \(response.status) \(LoopbackHTTPServer.reason(response.status))\r\n"
@@ -265,7 +322,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Waits `seconds`; `false` if the client closed the connection first (or
     /// the server is stopping).
-    private func waitWatchingForClose(_ fd: Int32, seconds: TimeInterval) -> Bool {
+    fileprivate func waitWatchingForClose(_ fd: Int32, seconds: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if isStopping { return false }
@@ -332,7 +389,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Writes `data`; `false` if the client went away first.
     @discardableResult
-    private func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+    fileprivate func writeAll(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -380,6 +437,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case ("GET", "repos") where request.path == "/repos/octocat/hello":
             let body = #"{"id":1296269,"full_name":"octocat/hello","owner":{"login":"octocat","avatar_url":"https://avatars.example/u/583231"},"stargazers_count":80,"updated_at":"2024-05-01T12:00:00.250Z"}"#
             return CannedResponse(status: 200, headers: json, body: Data(body.utf8))
+        case (_, "cut") where segments.count > 1 && segments[1] == "headers":
+            // The connection closes in the middle of the header block:
+            // FoundationNetworking's "Transfer completed, but there's no response".
+            return CannedResponse(status: 200, writer: { connection in
+                _ = connection.write("HTTP/1.1 200 OK\r\nContent-Le")
+            })
         case (_, "cut"):
             // `/cut/body`: half the promised body, then the connection closes;
             // `/cut/head`: closed before any response.
@@ -398,9 +461,85 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             )
         case ("GET", "text"):
             return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("just text".utf8))
+        case ("GET", "redirect"):
+            let parameters = query(request.query)
+            return CannedResponse(status: Int(parameters["status"] ?? "302") ?? 302, headers: [("Location", parameters["to"] ?? "/hello")])
+        case ("GET", "loop"):
+            return CannedResponse(status: 302, headers: [("Location", "/loop")])
+        case ("GET", "garbage"):
+            return CannedResponse(status: 200, writer: { connection in
+                _ = connection.write("SSH-2.0-OpenSSH_9.2\r\nnot HTTP at all\r\n\r\n")
+                _ = connection.wait(0.2)
+            })
+        case ("GET", "slowloris"):
+            let milliseconds = Double(query(request.query)["ms"] ?? "5000") ?? 5000
+            return CannedResponse(status: 200, writer: { connection in
+                guard connection.write("HTTP/1.1 200 OK\r\n") else { return }
+                var elapsed = 0.0
+                while elapsed < milliseconds / 1000 {
+                    guard connection.wait(0.1), connection.write("X-Slow: \(Int(elapsed * 1000))\r\n") else {
+                        connection.server.record(.clientClosed(connection.request.path))
+                        return
+                    }
+                    elapsed += 0.1
+                }
+            })
+        case ("GET", "events"):
+            return eventStream(request, contentType: segments.count > 1 && segments[1] == "json" ? "application/json" : "text/event-stream")
+        case ("GET", "ndjson"):
+            let parameters = query(request.query)
+            let count = Int(parameters["n"] ?? "3") ?? 3
+            let gap = (Double(parameters["interval_ms"] ?? "0") ?? 0) / 1000
+            return CannedResponse(status: 200, writer: { connection in
+                guard connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nConnection: close\r\n\r\n") else { return }
+                for index in 1...max(1, count) {
+                    guard gap == 0 || connection.wait(gap), connection.write("{\"n\":\(index)}\n") else { return }
+                }
+                connection.server.record(.answered(connection.request.path))
+            })
         default:
             return CannedResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Data("not found".utf8))
         }
+    }
+
+    /// `/events`: see the type's documentation.
+    static func eventStream(_ request: ReceivedRequest, contentType: String) -> CannedResponse {
+        let parameters = query(request.query)
+        let count = Int(parameters["count"] ?? "3") ?? 3
+        let gap = (Double(parameters["interval_ms"] ?? "0") ?? 0) / 1000
+        let dropAfter = Int(parameters["drop_after"] ?? "") ?? Int.max
+        let padding = String(repeating: "x", count: Int(parameters["pad"] ?? "0") ?? 0)
+        let first = (Int(request.headers["last-event-id"] ?? "0") ?? 0) + 1
+        if first > count {
+            return CannedResponse(status: 204)
+        }
+        return CannedResponse(status: 200, writer: { connection in
+            var head = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+            if let retry = parameters["retry"] {
+                head += ": a comment\nretry: \(retry)\n\n"
+            }
+            guard connection.write(head) else { return }
+            var sent = 0
+            for id in first...count {
+                guard gap == 0 || connection.wait(gap), connection.write("id: \(id)\ndata: event \(id)\(padding)\n\n") else {
+                    connection.server.record(.clientClosed(connection.request.path))
+                    return
+                }
+                sent += 1
+                if sent >= dropAfter && id < count {
+                    // Dropped mid-stream: half an event, then the close.
+                    _ = connection.write("data: never finished")
+                    connection.server.record(.answered(connection.request.path))
+                    return
+                }
+            }
+            if parameters["hold"] == "1" {
+                while connection.wait(0.05) {}
+                connection.server.record(.clientClosed(connection.request.path))
+                return
+            }
+            connection.server.record(.answered(connection.request.path))
+        })
     }
 
     static func query(_ query: String) -> [String: String] {

@@ -30,6 +30,7 @@ public struct EndpointResponse: Sendable {
 /// | `GET /search/repositories` | `{total_count, incomplete_results, items}`; `q` (see ``SearchQuery``), `sort`, `order`, `page`, `per_page`; only the first 1000 results are reachable, as on GitHub |
 /// | `GET /repos/{owner}/{repo}` | one repository |
 /// | `GET /` | an index of the URLs above |
+/// | `GET /repos/{owner}/{repo}/events/live` | live activity as Server-Sent Events (``LiveEventFeed``, served by the server itself): `interval_ms`, `retry_ms`, `drop_after`, `limit`, `Last-Event-ID` |
 ///
 /// Anything else is `404 {"message": "Not Found", ...}`; a missing or blank `q` is
 /// `422 Validation Failed` with the code `missing`, a `q` beyond the limits of

@@ -68,6 +68,9 @@ struct MockGitHubResponder: HTTPResponder {
     /// Set when the server begins to stop: requests waiting out their latency answer
     /// at once, so that a graceful shutdown never has to cancel a handler.
     let stopping: SharedValue<Bool>
+    /// `/repos/{owner}/{repo}/events/live`: the events and the open streams.
+    let feed: LiveEventFeed
+    let liveEvents: LiveEventHub
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let clock = ContinuousClock()
@@ -76,6 +79,12 @@ struct MockGitHubResponder: HTTPResponder {
         // The latency is slept in short slices, ending early when the server stops or
         // the task is cancelled; the handler itself never throws.
         let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+        if let (owner, name) = LiveEventStream.repository(inPath: request.uri.path) {
+            let (response, status) = LiveEventStream.response(
+                to: request, owner: owner, name: name, endpoints: endpoints, feed: feed, hub: liveEvents, stopping: stopping)
+            report(ServedRequest(method: request.method.rawValue, target: target, status: status, fault: nil, duration: clock.now - started))
+            return response
+        }
         if plan.latency > .zero {
             // While the answer is delayed the client may give up (a superseded search
             // is cancelled): watch the connection's input, and report such a request

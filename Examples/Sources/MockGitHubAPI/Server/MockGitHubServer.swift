@@ -67,12 +67,14 @@ public final class MockGitHubServer: Sendable {
     private let behaviorState: BehaviorState
     private let subject: PublishSubject<ServedRequest>
     private let stopping: SharedValue<Bool>
+    let liveEvents: LiveEventHub
 
     private init(
         host: String, port: Int, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>,
-        behaviorState: BehaviorState, subject: PublishSubject<ServedRequest>, stopping: SharedValue<Bool>
+        behaviorState: BehaviorState, subject: PublishSubject<ServedRequest>, stopping: SharedValue<Bool>, liveEvents: LiveEventHub
     ) {
         self.stopping = stopping
+        self.liveEvents = liveEvents
         self.host = host
         self.port = port
         // An IPv6 literal needs brackets in a URL.
@@ -109,13 +111,16 @@ public final class MockGitHubServer: Sendable {
         let subject = PublishSubject<ServedRequest>()
         let stopping = SharedValue(false)
         let fallbackBaseURL = SharedValue("http://\(configuration.host):\(configuration.port)")
+        let liveEvents = LiveEventHub()
         let responder = MockGitHubResponder(
             endpoints: endpoints,
             behavior: behaviorState,
             fallbackBaseURL: fallbackBaseURL,
             clientDescription: configuration.host,
             report: { subject.onNext($0) },
-            stopping: stopping
+            stopping: stopping,
+            feed: LiveEventFeed(fixtures: fixtures, seed: configuration.seed),
+            liveEvents: liveEvents
         )
 
         var logger = Logger(label: "MockGitHubAPI")
@@ -157,7 +162,7 @@ public final class MockGitHubServer: Sendable {
         fallbackBaseURL.value = "http://\(configuration.host):\(port)"
         return MockGitHubServer(
             host: configuration.host, port: port, serviceGroup: serviceGroup, runTask: runTask,
-            behaviorState: behaviorState, subject: subject, stopping: stopping
+            behaviorState: behaviorState, subject: subject, stopping: stopping, liveEvents: liveEvents
         )
     }
 

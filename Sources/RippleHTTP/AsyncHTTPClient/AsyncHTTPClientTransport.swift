@@ -1,0 +1,522 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// An ``HTTPClient`` on AsyncHTTPClient (SwiftNIO): what server-side Swift
+/// uses on Linux, and the transport to use there for servers you do not
+/// control. Available with the package trait `AsyncHTTPClient`.
+///
+/// It behaves as ``URLSessionHTTPClient`` wherever your code could tell
+/// (the shared transport conformance suite pins it):
+///
+/// - The request is sent after the `Single` is subscribed; every
+///   subscription sends it again.
+/// - **Cancellation.** Disposing delivers nothing from then on. A request
+///   still waiting for a connection slot is never sent; one already handed to
+///   AsyncHTTPClient is cancelled (its connection closed).
+/// - **Connections per host.** At most ``maximumConnectionsPerHost``
+///   requests per host (scheme, host, port) are in AsyncHTTPClient's hands;
+///   the others wait, in order, in the client, and their timeouts
+///   (``HTTPClient/send(_:timeout:scheduler:)``, ``Session``'s) and
+///   `whenStarted` start when they are handed over.
+/// - **Body size.** A body larger than ``maximumResponseBodySize`` fails
+///   with ``HTTPError/responseTooLarge(limit:)``, checked against
+///   `Content-Length` and while the body streams in: the transfer stops at
+///   once, nothing more is read.
+/// - **Redirects** follow ``redirectPolicy`` (Ripple follows them, not
+///   AsyncHTTPClient): credentials dropped across origins, no downgrade to
+///   `http`, a limit.
+/// - **Timeouts.** The `URLRequest`'s `timeoutInterval` is the longest the
+///   connection may stay silent (as with `URLSession`), measured to the
+///   millisecond.
+/// - **Errors** are ``HTTPError``s with the `URLError` codes `URLSession`
+///   uses: a refused connection is `.cannotConnectToHost`, a connection
+///   lost mid-response (even in the middle of the header block, which
+///   crashes FoundationNetworking) `.networkConnectionLost`, a response that
+///   is not HTTP `.badServerResponse`, a timeout `.timedOut`, a TLS failure
+///   `.secureConnectionFailed`, an unknown host `.cannotFindHost`. No server
+///   response, however broken, crashes the process.
+/// - ``stream(_:whenStarted:)`` delivers the body as it arrives.
+/// - gzip and deflate bodies are decompressed, as `URLSession` does.
+///
+/// Everything is delivered on one of the event loop's threads (SwiftNIO):
+/// do not block in an observer; use `observe(on:)` to move the work (and
+/// `observe(on: MainScheduler.instance)` before touching the UI).
+///
+/// ```swift
+/// // Package.swift: .package(url: "https://github.com/…/Ripple", from: "1.0.0", traits: ["AsyncHTTPClient"])
+/// let session = Session(client: AsyncHTTPClientTransport(), timeout: .seconds(15))
+/// ```
+///
+/// ```
+/// send(request):  --------(response|)
+/// dispose:        ----^                (request cancelled, nothing delivered)
+/// ```
+public final class AsyncHTTPClientTransport: HTTPClient, @unchecked Sendable {
+    /// The AsyncHTTPClient client that runs the requests (created by the
+    /// transport, shut down when it is released).
+    public let client: AsyncHTTPClient.HTTPClient
+    /// The largest response body accepted, in bytes.
+    public let maximumResponseBodySize: Int
+    /// How many requests per host are handed to AsyncHTTPClient at once.
+    public let maximumConnectionsPerHost: Int
+    /// How redirects are followed.
+    public let redirectPolicy: RedirectPolicy
+    /// ``maximumResponseBodySize``'s default: 32 MiB, as
+    /// ``URLSessionHTTPClient``'s.
+    public static let defaultMaximumResponseBodySize = URLSessionHTTPClient.defaultMaximumResponseBodySize
+
+    let limiter: ConnectionLimiter
+
+    /// A transport on a new AsyncHTTPClient client.
+    ///
+    /// - Parameters:
+    ///   - configuration: AsyncHTTPClient's configuration (TLS, proxy,
+    ///     connect timeout, HTTP version, ...). The transport sets three of
+    ///     its fields: redirects are not followed by AsyncHTTPClient (Ripple
+    ///     follows them by `redirectPolicy`), a failed connection is not
+    ///     retried silently (it fails the request, for a ``RetryPolicy`` to
+    ///     decide), and bodies are decompressed.
+    ///   - eventLoopGroup: the SwiftNIO threads (by default AsyncHTTPClient's
+    ///     shared group).
+    ///   - maximumResponseBodySize: the largest body accepted (32 MiB).
+    ///   - maximumConnectionsPerHost: requests per host in flight at once (6,
+    ///     `URLSession`'s default); the others wait in the client.
+    ///   - redirectPolicy: how redirects are followed.
+    public init(
+        configuration: AsyncHTTPClient.HTTPClient.Configuration = .init(),
+        eventLoopGroup: any EventLoopGroup = AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
+        maximumResponseBodySize: Int = AsyncHTTPClientTransport.defaultMaximumResponseBodySize,
+        maximumConnectionsPerHost: Int = 6,
+        redirectPolicy: RedirectPolicy = .default
+    ) {
+        var configuration = configuration
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.decompression = .enabled(limit: .none)
+        let perHost = maximumConnectionsPerHost > 0 ? maximumConnectionsPerHost : Int.max
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = min(perHost, 1 << 16)
+        client = AsyncHTTPClient.HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        self.maximumResponseBodySize = max(0, maximumResponseBodySize)
+        self.maximumConnectionsPerHost = perHost
+        self.redirectPolicy = redirectPolicy
+        limiter = ConnectionLimiter(limit: perHost)
+    }
+
+    deinit {
+        // Requests hold the transport: nothing runs any more. The future is
+        // not waited for (a deinit may run on an event loop).
+        _ = client.shutdown()
+    }
+
+    /// Sends `request` when subscribed; see the type's documentation.
+    ///
+    /// ```
+    /// send(request):  --------(response|)   or   ----#(HTTPError.transport)
+    /// ```
+    public func send(_ request: URLRequest) -> Single<HTTPResponse> {
+        send(request, whenStarted: {})
+    }
+
+    /// ``send(_:)``, calling `started` when the request is handed to
+    /// AsyncHTTPClient (after it waited for a connection slot); never if it
+    /// was disposed before.
+    public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
+        Single<HTTPResponse>.create { [self] observer in
+            let receiver = ResponseReceiver(collectingUpTo: maximumResponseBodySize, observer: observer)
+            let run = AsyncHTTPClientRun(transport: self, request: request, started: started, receiver: receiver)
+            run.begin()
+            return Disposables.create { run.dispose() }
+        }
+    }
+
+    /// The response as it arrives: the head, then each piece of the body
+    /// SwiftNIO reads, on the event loop; see
+    /// ``HTTPClient/stream(_:whenStarted:)``. The next piece is read once the
+    /// observer returns.
+    ///
+    /// ```
+    /// stream(request):   ---(head)--body--body--|
+    /// ```
+    public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
+        Observable<HTTPResponsePart>.create { [self] observer in
+            let receiver = ResponseReceiver(streamingTo: observer.on)
+            let run = AsyncHTTPClientRun(transport: self, request: request, started: started, receiver: receiver)
+            run.begin()
+            return Disposables.create { run.dispose() }
+        }
+    }
+
+    /// A failure reported by AsyncHTTPClient or SwiftNIO, as the
+    /// ``HTTPError`` `URLSession` reports for the same failure.
+    static func transportFailure(_ error: Error, url: URL?) -> HTTPError {
+        if let error = error as? HTTPError { return error }
+        let code: URLError.Code
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout,
+                .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+                code = .timedOut
+            case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
+                code = .networkConnectionLost
+            case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
+                code = .badURL
+            case .cancelled:
+                code = .cancelled
+            case .redirectLimitReached, .redirectCycleDetected:
+                code = .httpTooManyRedirects
+            default:
+                code = .badServerResponse
+            }
+        } else if let error = error as? IOError {
+            code = posixCode(error.errnoCode)
+        } else if let error = error as? NIOConnectionError {
+            // Every address failed: refused (or unreachable) unless the name
+            // did not resolve.
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                code = .cannotFindHost
+            } else if let first = error.connectionErrors.first?.error as? IOError {
+                code = posixCode(first.errnoCode)
+            } else {
+                code = .cannotConnectToHost
+            }
+        } else if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout: code = .timedOut
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: code = .networkConnectionLost
+            default: code = .cannotConnectToHost
+            }
+        } else if let error = error as? HTTPParserError {
+            // The connection closed in the middle of the head or the body; or
+            // not an HTTP response: garbage instead of a status line or a header.
+            code = error == .invalidEOFState ? .networkConnectionLost : .badServerResponse
+        } else if error is NIOSSLError || error is BoringSSLError {
+            code = .secureConnectionFailed
+        } else if error is SocketAddressError {
+            code = .cannotFindHost
+        } else {
+            return .transport(from: error)
+        }
+        var userInfo: [String: Any] = [
+            NSUnderlyingErrorKey: error,
+            NSLocalizedDescriptionKey: "\(error)",
+        ]
+        if let url {
+            userInfo[NSURLErrorFailingURLErrorKey] = url
+        }
+        return .transport(URLError(code, userInfo: userInfo))
+    }
+
+    private static func posixCode(_ errno: CInt) -> URLError.Code {
+        switch errno {
+        case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: return .cannotConnectToHost
+        case ETIMEDOUT: return .timedOut
+        default: return .networkConnectionLost
+        }
+    }
+}
+
+/// One subscription to ``AsyncHTTPClientTransport``: waits for a connection
+/// slot, hands the request to AsyncHTTPClient unless it was disposed first,
+/// follows redirects by the transport's ``RedirectPolicy``, enforces the
+/// request's idle timeout, and passes the response to its
+/// ``ResponseReceiver``. AsyncHTTPClient calls it (as the request's delegate)
+/// on the request's event loop, one callback at a time.
+///
+/// ```
+/// waiting ──slot──▶ starting ──execute──▶ running ──finish/error──▶ finished
+///    │                 │                    │ └─3xx followed──▶ running (the next request, same slot)
+///    └─dispose─▶ disposed (nothing sent)    └─dispose─▶ cancelled, nothing delivered
+/// ```
+final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = Void
+
+    private enum Phase {
+        case waiting
+        case starting
+        case running(AsyncHTTPClient.HTTPClient.Task<Void>)
+        case finished
+        case disposed
+    }
+
+    private let lock = NSLock()
+    private var phase = Phase.waiting
+    /// The request as last sent (redirects replace it).
+    private var current: URLRequest
+    private var redirects = 0
+    /// The request a followed redirect leads to, sent when the redirect's
+    /// own body has been read.
+    private var redirectTarget: URLRequest?
+    /// Why the transfer was stopped by the client, reported instead of the
+    /// cancellation.
+    private var stopReason: HTTPError?
+    private var lastActivity = NIODeadline.now()
+    private var idleCheck: Scheduled<Void>?
+
+    private let transport: AsyncHTTPClientTransport
+    private let receiver: ResponseReceiver
+    private let slot: ConnectionSlot
+    private let started: @Sendable () -> Void
+
+    init(transport: AsyncHTTPClientTransport, request: URLRequest, started: @escaping @Sendable () -> Void, receiver: ResponseReceiver) {
+        self.transport = transport
+        self.current = request
+        self.started = started
+        self.receiver = receiver
+        slot = ConnectionSlot(limiter: transport.limiter, url: request.url)
+    }
+
+    /// Asks for a connection slot.
+    func begin() {
+        slot.acquire { [self] in granted() }
+    }
+
+    private func granted() {
+        lock.lock()
+        guard case .waiting = phase else {
+            // Disposed while the slot was being granted.
+            lock.unlock()
+            slot.release()
+            return
+        }
+        phase = .starting
+        let request = current
+        lock.unlock()
+        if execute(request) {
+            started()
+        }
+    }
+
+    /// Hands `request` to AsyncHTTPClient; `false` if it was not (disposed,
+    /// or a request AsyncHTTPClient refuses, which finishes the run).
+    private func execute(_ request: URLRequest) -> Bool {
+        let prepared: AsyncHTTPClient.HTTPClient.Request
+        do {
+            prepared = try AsyncHTTPClientRun.prepare(request)
+        } catch {
+            finish(AsyncHTTPClientTransport.transportFailure(error, url: request.url))
+            return false
+        }
+        // Not under the lock: AsyncHTTPClient may call the delegate before
+        // `execute` returns.
+        let task = transport.client.execute(request: prepared, delegate: self, eventLoop: .indifferent, deadline: nil, logger: nil)
+        lock.lock()
+        switch phase {
+        case .starting, .running:
+            phase = .running(task)
+            lastActivity = .now()
+            scheduleIdleCheck(on: task.eventLoop, after: AsyncHTTPClientRun.idleTimeout(of: request))
+            lock.unlock()
+            return true
+        case .disposed, .finished, .waiting:
+            // Disposed (or finished by a synchronous failure) meanwhile: the
+            // cancellation's error finishes the run (and frees the slot).
+            lock.unlock()
+            task.cancel()
+            return false
+        }
+    }
+
+    /// The subscription was disposed: nothing is delivered from now on; a
+    /// waiting request leaves the queue, a running one is cancelled.
+    func dispose() {
+        receiver.dispose()
+        lock.lock()
+        let previous = phase
+        switch previous {
+        case .waiting, .starting:
+            phase = .disposed
+        case .running, .finished, .disposed:
+            break
+        }
+        lock.unlock()
+        switch previous {
+        case .waiting:
+            slot.withdraw()
+        case .running(let task):
+            task.cancel()
+        case .starting, .finished, .disposed:
+            break
+        }
+    }
+
+    // MARK: HTTPClientResponseDelegate (on the request's event loop)
+
+    func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        lock.lock()
+        lastActivity = .now()
+        let decision = transport.redirectPolicy.decide(
+            after: current, status: Int(head.status.code), location: head.headers.first(name: "Location"),
+            responseURL: current.url, redirects: redirects)
+        let url = current.url
+        switch decision {
+        case .follow(let next):
+            redirectTarget = next
+            current = next
+            redirects += 1
+            lock.unlock()
+        case .fail(let error):
+            stopReason = error
+            lock.unlock()
+            task.cancel()
+        case .deliver:
+            lock.unlock()
+            if let url, let response = AsyncHTTPClientRun.response(head, url: url) {
+                if !receiver.head(response) { task.cancel() }
+            } else {
+                lock.lock()
+                stopReason = .notHTTPResponse(nil)
+                lock.unlock()
+                task.cancel()
+            }
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        lock.lock()
+        lastActivity = .now()
+        let redirecting = redirectTarget != nil
+        lock.unlock()
+        // A followed redirect's own body is read and dropped (the connection
+        // stays reusable).
+        if !redirecting {
+            let data = buffer.withUnsafeReadableBytes { Data($0) }
+            if !receiver.body(data) { task.cancel() }
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveError(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ error: Error) {
+        lock.lock()
+        let reason = stopReason
+        redirectTarget = nil
+        lock.unlock()
+        finish(reason ?? AsyncHTTPClientTransport.transportFailure(error, url: currentURL))
+    }
+
+    func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
+        lock.lock()
+        let next = redirectTarget
+        redirectTarget = nil
+        let reason = stopReason
+        idleCheck?.cancel()
+        idleCheck = nil
+        lock.unlock()
+        if let next, reason == nil {
+            // The same slot carries the redirected request.
+            _ = execute(next)
+            return
+        }
+        finish(reason)
+    }
+
+    private var currentURL: URL? {
+        lock.lock()
+        defer { lock.unlock() }
+        return current.url
+    }
+
+    /// Ends the run once: the slot goes back, the receiver delivers (unless
+    /// disposed).
+    private func finish(_ error: HTTPError?) {
+        lock.lock()
+        if case .running = phase {
+            phase = .finished
+        } else if case .starting = phase {
+            phase = .finished
+        }
+        idleCheck?.cancel()
+        idleCheck = nil
+        lock.unlock()
+        slot.release()
+        receiver.finish(error)
+    }
+
+    // MARK: The idle timeout
+
+    /// The request's `timeoutInterval` (`URLRequest`'s default: 60 s);
+    /// `nil` when there is none.
+    private static func idleTimeout(of request: URLRequest) -> TimeAmount? {
+        let seconds = request.timeoutInterval
+        guard seconds.isFinite, seconds > 0 else { return nil }
+        return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
+    }
+
+    private func scheduleIdleCheck(on eventLoop: any EventLoop, after timeout: TimeAmount?) {
+        guard let timeout else { return }
+        idleCheck?.cancel()
+        let deadline = lastActivity + timeout
+        idleCheck = eventLoop.scheduleTask(deadline: deadline) { [weak self] in
+            self?.checkIdle(on: eventLoop, timeout: timeout)
+        }
+    }
+
+    /// Silent for `timeout`: the request fails with `.timedOut`; otherwise
+    /// the check moves to the new deadline.
+    private func checkIdle(on eventLoop: any EventLoop, timeout: TimeAmount) {
+        lock.lock()
+        guard case .running(let task) = phase else {
+            lock.unlock()
+            return
+        }
+        if NIODeadline.now() < lastActivity + timeout {
+            scheduleIdleCheck(on: eventLoop, after: timeout)
+            lock.unlock()
+            return
+        }
+        if stopReason == nil {
+            stopReason = .transport(URLError(.timedOut, userInfo: current.url.map { [NSURLErrorFailingURLErrorKey: $0] } ?? [:]))
+        }
+        lock.unlock()
+        task.cancel()
+    }
+
+    // MARK: Conversions
+
+    /// The AsyncHTTPClient request for `request`: URL, method, header fields
+    /// (in order) and body.
+    static func prepare(_ request: URLRequest) throws -> AsyncHTTPClient.HTTPClient.Request {
+        guard let url = request.url else { throw HTTPClientError.invalidURL }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            // URLSession's answer to a scheme it does not speak.
+            throw HTTPError.transport(URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: url]))
+        }
+        if request.httpBodyStream != nil {
+            throw HTTPError.invalidRequest("AsyncHTTPClientTransport sends httpBody, not httpBodyStream")
+        }
+        var headers = NIOHTTP1.HTTPHeaders()
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            headers.add(name: name, value: value)
+        }
+        let body = request.httpBody.map { AsyncHTTPClient.HTTPClient.Body.bytes($0) }
+        return try AsyncHTTPClient.HTTPClient.Request(
+            url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers, body: body)
+    }
+
+    /// The `HTTPURLResponse` for a response head (repeated fields joined with
+    /// `", "`, as Foundation does).
+    static func response(_ head: HTTPResponseHead, url: URL) -> HTTPURLResponse? {
+        var fields: [String: String] = [:]
+        var names: [String: String] = [:]
+        for (name, value) in head.headers {
+            let key = name.lowercased()
+            if let first = names[key] {
+                fields[first] = fields[first].map { "\($0), \(value)" } ?? value
+            } else {
+                names[key] = name
+                fields[name] = value
+            }
+        }
+        let version = "HTTP/\(head.version.major).\(head.version.minor)"
+        return HTTPURLResponse(url: url, statusCode: Int(head.status.code), httpVersion: version, headerFields: fields)
+    }
+}
+#endif

@@ -1,0 +1,415 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import RippleHTTP
+import RippleTest
+import XCTest
+
+/// The transports Ripple ships.
+enum TransportKind: String, CaseIterable, Sendable {
+    case urlSession
+    case asyncHTTPClient
+
+    /// The kinds this build can test (`AsyncHTTPClientTransport` needs the
+    /// package trait).
+    static var available: [TransportKind] {
+        #if AsyncHTTPClient
+        return [.urlSession, .asyncHTTPClient]
+        #else
+        return [.urlSession]
+        #endif
+    }
+
+    /// A transport of this kind.
+    func make(maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize, maximumConnectionsPerHost: Int = 6,
+              redirectPolicy: RedirectPolicy = .default) -> any HTTPClient {
+        switch self {
+        case .urlSession:
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+            return URLSessionHTTPClient(configuration: configuration, maximumResponseBodySize: maximumResponseBodySize, redirectPolicy: redirectPolicy)
+        case .asyncHTTPClient:
+            #if AsyncHTTPClient
+            return AsyncHTTPClientTransport(
+                maximumResponseBodySize: maximumResponseBodySize, maximumConnectionsPerHost: maximumConnectionsPerHost, redirectPolicy: redirectPolicy)
+            #else
+            fatalError("AsyncHTTPClientTransport needs the AsyncHTTPClient trait")
+            #endif
+        }
+    }
+}
+
+/// What every transport guarantees, each test run against each transport
+/// (``TransportKind/available``: `URLSessionHTTPClient`, and
+/// `AsyncHTTPClientTransport` with the package trait) and a new loopback
+/// server: responses, errors as typed ``HTTPError``s for every broken server
+/// the earlier rounds met, cancellation, connection limits, timeouts,
+/// redirects, streaming, and Server-Sent Events and NDJSON on top. A failure
+/// names the transport it happened on.
+///
+/// (One class looping over the transports rather than a subclass per
+/// transport: XCTest on Linux does not run a superclass's test methods in a
+/// subclass.)
+final class TransportConformanceTests: HTTPTestCase {
+    var server: LoopbackHTTPServer!
+    /// The transport under test.
+    var kind: TransportKind!
+
+    /// Runs `body` once per transport, each time with a new loopback server.
+    func forEachTransport(_ body: () throws -> Void) throws {
+        for transport in TransportKind.available {
+            kind = transport
+            server = try LoopbackHTTPServer()
+            defer {
+                server.stop()
+                server = nil
+            }
+            try body()
+        }
+        kind = nil
+    }
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        let prefix = kind.map { "[\($0.rawValue)] " } ?? ""
+        super.recordFailure(withDescription: prefix + description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+
+    func client(maximumResponseBodySize: Int = URLSessionHTTPClient.defaultMaximumResponseBodySize, maximumConnectionsPerHost: Int = 6,
+                redirectPolicy: RedirectPolicy = .default) -> any HTTPClient {
+        kind.make(maximumResponseBodySize: maximumResponseBodySize, maximumConnectionsPerHost: maximumConnectionsPerHost, redirectPolicy: redirectPolicy)
+    }
+
+    func url(_ path: String, on server: LoopbackHTTPServer? = nil) -> URL {
+        URL(string: "\((server ?? self.server).baseURL.absoluteString)\(path)")!
+    }
+
+    func transportError(_ single: Single<HTTPResponse>, file: StaticString = #filePath, line: UInt = #line) -> URLError.Code? {
+        let error = httpError(outcome(of: single, timeout: 10, file: file, line: line), file: file, line: line)
+        XCTAssertEqual(error?.kind, .transport, "\(error.map { "\($0)" } ?? "no error")", file: file, line: line)
+        return error?.urlError?.code
+    }
+
+    // MARK: Responses
+
+    func testAGetDeliversTheStatusTheHeadersAndTheBody() throws {
+        try forEachTransport {
+            let response = try XCTUnwrap(outcome(of: client().get(url("/hello")))).get()
+            XCTAssertEqual(response.statusCode, 200)
+            XCTAssertEqual(response.headers["content-type"], "application/json")
+            XCTAssertEqual(response.text, #"{"message":"hello","created_at":"2024-05-01T12:00:00Z"}"#)
+            XCTAssertEqual(response.url, url("/hello"))
+        }
+    }
+
+    func testAPostSendsItsMethodHeadersAndBody() throws {
+        try forEachTransport {
+            let response = try XCTUnwrap(outcome(of: client().post(url("/echo?x=1"), parameters: ["name": "ripple"], encoding: .json, headers: ["X-Test": "yes"]))).get()
+            let echo = try JSONSerialization.jsonObject(with: response.data) as? [String: Any]
+            XCTAssertEqual(echo?["method"] as? String, "POST")
+            XCTAssertEqual(echo?["query"] as? String, "x=1")
+            XCTAssertEqual(echo?["body"] as? String, #"{"name":"ripple"}"#)
+            XCTAssertEqual((echo?["headers"] as? [String: String])?["x-test"], "yes")
+            XCTAssertEqual((echo?["headers"] as? [String: String])?["content-type"], "application/json")
+        }
+    }
+
+    func testAnErrorStatusIsAResponseNotAFailure() throws {
+        try forEachTransport {
+            let response = try XCTUnwrap(outcome(of: client().get(url("/status/404")))).get()
+            XCTAssertEqual(response.statusCode, 404)
+            XCTAssertEqual(response.text, "status 404")
+        }
+    }
+
+    // MARK: Broken servers: typed errors, never a crash
+
+    func testARefusedConnectionIsCannotConnectToHost() throws {
+        try forEachTransport {
+            let closed = try LoopbackHTTPServer()
+            let address = closed.baseURL
+            closed.stop()
+            XCTAssertEqual(transportError(client().get(address.appendingPathComponent("hello"))), .cannotConnectToHost)
+        }
+    }
+
+    func testABodyCutShortIsALostConnection() throws {
+        try forEachTransport {
+            XCTAssertEqual(transportError(client().get(url("/cut/body"))), .networkConnectionLost)
+        }
+    }
+
+    func testAConnectionClosedBeforeAnyResponseIsALostConnection() throws {
+        try forEachTransport {
+            XCTAssertEqual(transportError(client().get(url("/cut/head"))), .networkConnectionLost)
+        }
+    }
+
+    func testAHeaderBlockCutShortIsALostConnection() throws {
+        var tested = 0
+        try forEachTransport {
+            #if canImport(FoundationNetworking)
+            // FoundationNetworking kills the process here ("Transfer completed,
+            // but there's no response"): not testable in this process. That is
+            // why Linux apps should use AsyncHTTPClientTransport for servers they
+            // do not control (docs/Networking.md).
+            if kind == .urlSession { return }
+            #endif
+            tested += 1
+            XCTAssertEqual(transportError(client().get(url("/cut/headers"))), .networkConnectionLost)
+        }
+        if tested == 0 {
+            throw XCTSkip("URLSessionHTTPClient on Linux crashes here (FoundationNetworking); build with --traits AsyncHTTPClient to test AsyncHTTPClientTransport")
+        }
+    }
+
+    func testAnAnswerThatIsNotHTTPIsABadServerResponse() throws {
+        try forEachTransport {
+            XCTAssertEqual(transportError(client().get(url("/garbage"))), .badServerResponse)
+        }
+    }
+
+    func testHeadersThatNeverEndAreCutByTheTimeout() throws {
+        try forEachTransport {
+            let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated), timeout: .milliseconds(500))
+            let request = ConfigurableRequest<Void>(baseURL: server.baseURL, path: "slowloris", queryParameters: ["ms": 5000], convert: { _ in })
+            let started = Date()
+            XCTAssertEqual(httpError(outcome(of: session.response(for: request), timeout: 10))?.urlError?.code, .timedOut)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+            XCTAssertTrue(server.wait(for: .clientClosed("/slowloris")), "the connection was closed")
+        }
+    }
+
+    func testARedirectLoopEndsWithTooManyRedirects() throws {
+        try forEachTransport {
+            XCTAssertEqual(transportError(client(redirectPolicy: RedirectPolicy(maximumRedirects: 4)).get(url("/loop"))), .httpTooManyRedirects)
+            XCTAssertEqual(server.receivedRequests.count, 5, "the first request and 4 redirects")
+        }
+    }
+
+    func testAHundredMegabyteBodyStopsAtTheLimit() throws {
+        try forEachTransport {
+            let client = self.client(maximumResponseBodySize: 1_000_000)
+            // Announced by Content-Length: stopped at the head. (The body comes in
+            // 64 KiB pieces, so that the server notices the close between two.)
+            let announced = httpError(outcome(of: client.get(url("/bytes"), parameters: ["n": 100_000_000, "drip_ms": 10]), timeout: 20))
+            XCTAssertEqual(announced?.kind, .responseTooLarge)
+            XCTAssertTrue(server.wait(for: .clientClosed("/bytes"), timeout: 10), "the client closed the connection")
+            XCTAssertFalse(server.happened(.answered("/bytes")))
+            // Not announced: counted as it streams in, stopped past the limit.
+            let streamed = httpError(outcome(of: client.get(url("/bytes"), parameters: ["n": 100_000_000, "length": "none", "drip_ms": 1]), timeout: 20))
+            XCTAssertEqual(streamed?.kind, .responseTooLarge)
+            XCTAssertFalse(server.happened(.answered("/bytes")), "the 100 MB were not all sent")
+            // At the limit: accepted.
+            XCTAssertEqual(try outcome(of: client.get(url("/bytes"), parameters: ["n": 1_000_000, "length": "none"]))?.get().data.count, 1_000_000)
+        }
+    }
+
+    func testAThousandConcurrentRequestsAllSucceedWithinTheConnectionLimit() throws {
+        try forEachTransport {
+            let client = self.client(maximumConnectionsPerHost: 6)
+            let results = Recorder<Int>()
+            let subscriptions = (0..<1000).map { _ in
+                client.get(url("/hello")).subscribe { results.append((try? $0.get().statusCode) ?? -1) }
+            }
+            XCTAssertTrue(waitUntil(timeout: 60) { results.values.count == 1000 }, "\(results.values.count) of 1000")
+            XCTAssertEqual(results.values.filter { $0 != 200 }, [])
+            XCTAssertLessThanOrEqual(server.maximumConcurrentRequests, 6)
+            subscriptions.forEach { $0.dispose() }
+        }
+    }
+
+    // MARK: Cancellation and the connection limit
+
+    func testARequestDisposedWhileWaitingForAConnectionIsNeverSent() throws {
+        try forEachTransport {
+            let client = self.client(maximumConnectionsPerHost: 1)
+            let first = Recorder<Int>()
+            let slow = client.get(url("/slow"), parameters: ["ms": 300]).subscribe { first.append((try? $0.get().statusCode) ?? -1) }
+            XCTAssertTrue(server.wait(for: .received("/slow")))
+            client.get(url("/hello")).subscribe { _ in }.dispose()
+            XCTAssertEqual(try outcome(of: client.get(url("/text")))?.get().text, "just text")
+            XCTAssertEqual(first.values, [200])
+            XCTAssertEqual(server.receivedRequests.map(\.path), ["/slow", "/text"])
+            slow.dispose()
+        }
+    }
+
+    func testWhenStartedComesWhenTheRequestIsHandedOver() throws {
+        try forEachTransport {
+            let client = self.client(maximumConnectionsPerHost: 1)
+            let starts = Recorder<String>()
+            let slow = client.send(URLRequest(url: url("/slow?ms=300")), whenStarted: { starts.append("slow") }).subscribe { _ in }
+            XCTAssertTrue(waitUntil { starts.values == ["slow"] })
+            let queued = client.send(URLRequest(url: url("/hello")), whenStarted: { starts.append("hello") }).subscribe { _ in }
+            XCTAssertFalse(waitUntil(timeout: 0.1) { starts.values.count == 2 }, "started while the only connection was busy")
+            XCTAssertTrue(waitUntil { starts.values == ["slow", "hello"] })
+            // Disposed before its turn: never started.
+            let blocker = client.get(url("/slow?ms=300")).subscribe { _ in }
+            client.send(URLRequest(url: url("/text")), whenStarted: { starts.append("text") }).subscribe { _ in }.dispose()
+            _ = waitUntil(timeout: 0.6) { false }
+            XCTAssertFalse(starts.values.contains("text"))
+            [slow, queued, blocker].forEach { $0.dispose() }
+        }
+    }
+
+    func testASessionTimeoutDoesNotCountTheWaitForAConnection() throws {
+        try forEachTransport {
+            let session = Session(client: client(maximumConnectionsPerHost: 2), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated), timeout: .seconds(1))
+            let request = ConfigurableRequest<String>(baseURL: server.baseURL, path: "bytes", queryParameters: ["n": 2, "ms": 200], convert: \.text)
+            let results = Recorder<Result<String, Error>>()
+            let subscriptions = (0..<16).map { _ in session.response(for: request).subscribe { results.append($0) } }
+            XCTAssertTrue(waitUntil(timeout: 15) { results.values.count == 16 })
+            XCTAssertEqual(results.values.compactMap { result -> String? in
+                if case .failure(let error) = result { return "\(error)" }
+                return nil
+            }, [])
+            XCTAssertLessThanOrEqual(server.maximumConcurrentRequests, 2)
+            subscriptions.forEach { $0.dispose() }
+        }
+    }
+
+    func testDisposingARunningRequestClosesItsConnection() throws {
+        try forEachTransport {
+            let delivered = Recorder<Int>()
+            let subscription = client().get(url("/slow?ms=3000")).subscribe { _ in delivered.append(1) }
+            XCTAssertTrue(server.wait(for: .received("/slow")))
+            subscription.dispose()
+            XCTAssertTrue(server.wait(for: .clientClosed("/slow")), "the server saw the connection close")
+            XCTAssertEqual(delivered.values, [])
+        }
+    }
+
+    func testTheRequestsTimeoutIntervalLimitsSilence() throws {
+        try forEachTransport {
+            var request = URLRequest(url: url("/slow?ms=5000"))
+            request.timeoutInterval = 1
+            let started = Date()
+            XCTAssertEqual(transportError(client().send(request)), .timedOut)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 4)
+        }
+    }
+
+    // MARK: Redirects
+
+    func testCredentialsNeverFollowARedirectToAnotherHost() throws {
+        try forEachTransport {
+            let other = try LoopbackHTTPServer(host: "127.0.0.2")
+            defer { other.stop() }
+            var policy = RedirectPolicy.default
+            policy.sensitiveHeaders = ["X-Api-Key"]
+            let client = self.client(redirectPolicy: policy)
+            let headers: HTTPHeaders = ["Authorization": "Bearer secret", "Cookie": "session=1", "X-Api-Key": "k", "Accept": "application/json"]
+            // To another origin (127.0.0.2): the credentials stay behind.
+            let away = try XCTUnwrap(outcome(of: client.get(url("/redirect"), parameters: ["to": url("/echo", on: other).absoluteString], headers: headers))).get()
+            XCTAssertEqual(away.url, url("/echo", on: other))
+            let arrived = try XCTUnwrap(other.receivedRequests.first?.headers)
+            XCTAssertNil(arrived["authorization"])
+            XCTAssertNil(arrived["cookie"])
+            XCTAssertNil(arrived["x-api-key"])
+            XCTAssertEqual(arrived["accept"], "application/json")
+            // On the same origin: they follow.
+            _ = try XCTUnwrap(outcome(of: client.get(url("/redirect"), parameters: ["to": "/echo"], headers: headers))).get()
+            let stayed = try XCTUnwrap(server.receivedRequests.last { $0.path == "/echo" }?.headers)
+            XCTAssertEqual(stayed["authorization"], "Bearer secret")
+            XCTAssertEqual(stayed["cookie"], "session=1")
+            XCTAssertEqual(stayed["x-api-key"], "k")
+        }
+    }
+
+    func testANeverPolicyDeliversTheRedirect() throws {
+        try forEachTransport {
+            let response = try XCTUnwrap(outcome(of: client(redirectPolicy: .never).get(url("/redirect"), parameters: ["to": "/hello", "status": 307]))).get()
+            XCTAssertEqual(response.statusCode, 307)
+            XCTAssertEqual(response.headers["location"], "/hello")
+            XCTAssertEqual(server.receivedRequests.map(\.path), ["/redirect"])
+        }
+    }
+
+    // MARK: Streaming
+
+    func testAStreamDeliversTheBodyAsItArrives() throws {
+        try forEachTransport {
+            let parts = Recorder<HTTPResponsePart>()
+            let done = Recorder<Bool>()
+            let subscription = client().stream(URLRequest(url: url("/events?count=3&interval_ms=400")))
+                .subscribe(onNext: { parts.append($0) }, onError: { _ in done.append(false) }, onCompleted: { done.append(true) })
+            defer { subscription.dispose() }
+            XCTAssertTrue(waitUntil { parts.values.compactMap(\.body).contains { String(decoding: $0, as: UTF8.self).contains("event 1") } })
+            XCTAssertFalse(server.happened(.answered("/events")), "the first event arrived before the server finished")
+            XCTAssertEqual(parts.values.first?.head?.statusCode, 200)
+            XCTAssertTrue(waitUntil { done.values == [true] })
+            let body = parts.values.compactMap(\.body).reduce(Data(), +)
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), "id: 1\ndata: event 1\n\nid: 2\ndata: event 2\n\nid: 3\ndata: event 3\n\n")
+        }
+    }
+
+    func testServerSentEventsReconnectWithTheLastEventID() throws {
+        try forEachTransport {
+            let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+            let events = Recorder<ServerSentEvent>()
+            let completed = Recorder<Bool>()
+            let subscription = session.events(for: URLRequest(url: url("/events?count=5&drop_after=2&retry=50")))
+                .subscribe(onNext: { events.append($0) }, onError: { _ in completed.append(false) }, onCompleted: { completed.append(true) })
+            defer { subscription.dispose() }
+            XCTAssertTrue(waitUntil(timeout: 10) { !completed.values.isEmpty })
+            XCTAssertEqual(completed.values, [true], "204 once every event was delivered")
+            XCTAssertEqual(events.values.map(\.data), (1...5).map { "event \($0)" })
+            XCTAssertEqual(events.values.map(\.id), (1...5).map { "\($0)" })
+            XCTAssertEqual(events.values.first?.retry, 50)
+            XCTAssertEqual(server.receivedRequests.map { $0.headers["last-event-id"] }, [nil, "2", "4", "5"])
+            XCTAssertEqual(server.receivedRequests.first?.headers["accept"], "text/event-stream")
+        }
+    }
+
+    func testServerSentEventsArriveWhenTheirBlankLineDoes() throws {
+        try forEachTransport {
+            let session = Session(client: client())
+            let events = Recorder<String>()
+            let subscription = session.events(for: URLRequest(url: url("/events?count=2&interval_ms=500&hold=1")))
+                .subscribe(onNext: { events.append($0.data) })
+            defer { subscription.dispose() }
+            XCTAssertTrue(waitUntil { events.values == ["event 1"] })
+            XCTAssertTrue(waitUntil { events.values == ["event 1", "event 2"] })
+        }
+    }
+
+    func testDisposingAnEventStreamClosesTheConnection() throws {
+        try forEachTransport {
+            let session = Session(client: client())
+            let events = Recorder<String>()
+            let subscription = session.events(for: URLRequest(url: url("/events?count=1&hold=1"))).subscribe(onNext: { events.append($0.data) })
+            XCTAssertTrue(waitUntil { events.values == ["event 1"] })
+            XCTAssertFalse(server.happened(.clientClosed("/events")))
+            subscription.dispose()
+            XCTAssertTrue(server.wait(for: .clientClosed("/events")), "the server saw the connection close")
+            XCTAssertEqual(server.receivedRequests.count, 1, "no reconnection")
+        }
+    }
+
+    func testAResponseThatIsNotAnEventStreamFails() throws {
+        try forEachTransport {
+            let session = Session(client: client())
+            let errors = Recorder<String>()
+            let subscription = session.events(for: URLRequest(url: url("/events/json"))).subscribe(onError: { errors.append("\($0)") })
+            defer { subscription.dispose() }
+            XCTAssertTrue(waitUntil { errors.values == ["Not an event stream: Content-Type 'application/json' instead of 'text/event-stream'"] })
+        }
+    }
+
+    func testLinesOfJSONAreDecodedAsTheyArrive() throws {
+        try forEachTransport {
+            struct Number: Decodable, Equatable { let n: Int }
+            let session = Session(client: client())
+            let numbers = Recorder<Int>()
+            let completed = Recorder<Bool>()
+            // `jsonLines` decodes each line with the request's decoder (`convert` is for whole bodies).
+            let request = ConfigurableRequest<Number>(baseURL: server.baseURL, path: "ndjson", queryParameters: ["n": 4, "interval_ms": 20], convert: { _ in Number(n: 0) })
+            let subscription = session.jsonLines(for: request)
+                .subscribe(onNext: { numbers.append($0.n) }, onCompleted: { completed.append(true) })
+            defer { subscription.dispose() }
+            XCTAssertTrue(waitUntil { completed.values == [true] })
+            XCTAssertEqual(numbers.values, [1, 2, 3, 4])
+        }
+    }
+}

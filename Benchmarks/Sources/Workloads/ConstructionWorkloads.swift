@@ -5,7 +5,7 @@ import Ripple
 /// subscription, or an inner chain per element of a flattening operator. What they
 /// measure is mostly construction (objects, closure contexts), not event delivery.
 let constructionWorkloads: [Workload] = [
-    buildThreeLiterals, buildThreeValues, buildFiveLiterals, buildFiveValues,
+    buildThreeLiterals, buildThreeValues, buildFiveLiterals, buildFiveValues, buildEightLiterals, buildEightValues,
     flatMapLatestInnerChain, flatMapInnerChain, concatMapInnerChain,
 ]
 
@@ -16,10 +16,14 @@ let constructionWorkloads: [Workload] = [
 struct StepClosures: @unchecked Sendable {
     let transform: (Int) -> Int
     let predicate: (Int) -> Bool
+    let partial: (Int) -> Int?
+    let accumulate: (Int, Int) -> Int
 
     init() {
         transform = opaque { $0 &* 2 }
         predicate = opaque { $0 % 3 != 0 }
+        partial = opaque { $0 % 5 == 0 ? nil : $0 }
+        accumulate = opaque { $0 &+ $1 }
     }
 }
 
@@ -144,7 +148,77 @@ let buildFiveValues = Workload(
     ]
 )
 
-// 10c. A flattening operator over a subject whose inner sequence is a two-operator
+// 10c. The same with eight operators: map, filter, compactMap,
+// distinctUntilChanged, skip(0), take(1), scan, map. OpenCombine: map, filter,
+// compactMap, removeDuplicates, dropFirst(0), prefix(1), scan, map.
+let buildEightLiterals = Workload(
+    id: "build-8-literals", title: "build just(i) + 8 operators + subscribe + dispose, literals",
+    unit: "subscription", operations: 50_000,
+    implementations: [
+        .ripple: { n in
+            let counter = Counter()
+            return {
+                for i in 0..<n {
+                    Observable.just(i).map { $0 &* 2 }.filter { $0 % 3 != 0 }.compactMap { $0 % 5 == 0 ? nil : $0 }
+                        .distinctUntilChanged().skip(0).take(1).scan(0) { $0 &+ $1 }.map { $0 &* 2 }
+                        .subscribe(onNext: { counter.value &+= $0 }).dispose()
+                }
+                return counter.value
+            }
+        },
+        .openCombine: { n in
+            let counter = Counter()
+            return {
+                for i in 0..<n {
+                    // Closure types spelled out: without them the type checker gives up
+                    // on this expression (OpenCombine's overloads for `Just`, `Optional`
+                    // and `Publishers`).
+                    OpenCombine.Just(i).map { (value: Int) -> Int in value &* 2 }
+                        .filter { (value: Int) -> Bool in value % 3 != 0 }
+                        .compactMap { (value: Int) -> Int? in value % 5 == 0 ? nil : value }
+                        .removeDuplicates().dropFirst(0).prefix(1)
+                        .scan(0) { (sum: Int, value: Int) -> Int in sum &+ value }
+                        .map { (value: Int) -> Int in value &* 2 }
+                        .sink { counter.value &+= $0 }.cancel()
+                }
+                return counter.value
+            }
+        },
+    ]
+)
+
+let buildEightValues = Workload(
+    id: "build-8-values", title: "build just(i) + 8 operators + subscribe + dispose, closure values",
+    unit: "subscription", operations: 50_000,
+    implementations: [
+        .ripple: { n in
+            let steps = StepClosures()
+            let counter = Counter()
+            return {
+                for i in 0..<n {
+                    Observable.just(i).map(steps.transform).filter(steps.predicate).compactMap(steps.partial)
+                        .distinctUntilChanged().skip(0).take(1).scan(0, accumulator: steps.accumulate).map(steps.transform)
+                        .subscribe(onNext: { counter.value &+= $0 }).dispose()
+                }
+                return counter.value
+            }
+        },
+        .openCombine: { n in
+            let steps = StepClosures()
+            let counter = Counter()
+            return {
+                for i in 0..<n {
+                    OpenCombine.Just(i).map(steps.transform).filter(steps.predicate).compactMap(steps.partial)
+                        .removeDuplicates().dropFirst(0).prefix(1).scan(0, steps.accumulate).map(steps.transform)
+                        .sink { counter.value &+= $0 }.cancel()
+                }
+                return counter.value
+            }
+        },
+    ]
+)
+
+// 10d. A flattening operator over a subject whose inner sequence is a two-operator
 // chain, `just(x).map(f).filter(g)` (closure values), per event: flatMapLatest,
 // flatMap and concatMap. OpenCombine: `map { ... }.switchToLatest()`, `flatMap`,
 // `flatMap(maxPublishers: .max(1))`.

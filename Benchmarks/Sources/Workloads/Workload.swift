@@ -57,6 +57,7 @@ public let allWorkloads: [Workload] = [
     disposeBag,
 ] + operatorWorkloads
     + constructionWorkloads
+    + scalingWorkloads
     + [searchAsYouType]
     + collectionWorkloads
     + recordingWorkloads
@@ -86,6 +87,9 @@ func opaque(_ body: @escaping (Int) -> Void) -> (Int) -> Void { body }
 
 @inline(never)
 func opaque(_ body: @escaping (Int, Int) -> Int) -> (Int, Int) -> Int { body }
+
+@inline(never)
+func opaque(_ body: @escaping (Int) -> Int?) -> (Int) -> Int? { body }
 
 /// Runs `body` in a task and blocks the calling thread until it finishes.
 func runBlocking(_ body: @escaping @Sendable () async -> Int) -> Int {

@@ -16,6 +16,7 @@ import Workloads
 //   ... ripple-compare --write-baseline Benchmarks/instructions-baseline.json
 //   ... ripple-compare --filter collection --cpu-time                      # thread CPU time, not wall
 //                                                                          # time (a loaded machine)
+//   ... ripple-compare --memory                                            # bytes per live subscription
 
 // Start a second thread before measuring anything. While a process has a single
 // thread, glibc skips the atomic instructions of `pthread_mutex_lock`/`unlock`
@@ -55,6 +56,10 @@ let cpuTime = arguments.contains("--cpu-time")
 // Instructions and allocations per operation under callgrind (Instructions.swift).
 if let index = arguments.firstIndex(of: "--run-once") {
     runOnce(Array(arguments[arguments.index(after: index)...].prefix(3)))
+}
+// Bytes per live subscription (Memory.swift).
+if arguments.contains("--memory") {
+    runMemoryMode(filter: filter)
 }
 if arguments.contains("--instructions") || value(of: "--check") != nil || value(of: "--write-baseline") != nil {
     let resultsDirectory = URL(fileURLWithPath: #filePath)

@@ -175,10 +175,10 @@ class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
 /// producer.
 @usableFromInline
 struct OperatorFusion<Element> {
-    /// Builds this stream followed by `filter(predicate)` as a single operator; in
-    /// place when the producer is uniquely referenced (`isUnique`).
+    /// Builds this stream followed by `filter(predicate)` as a single operator: a
+    /// new observable, never this one changed.
     @usableFromInline
-    let appendingFilter: (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool, _ site: SiteLiteral) -> Observable<Element>
+    let appendingFilter: (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool, _ site: SiteLiteral) -> Observable<Element>
 
     /// When the operator's source is a `just` (`just(x).map { }.filter { }`):
     /// the function that runs the operator's step on the `just`'s element, giving
@@ -193,7 +193,7 @@ struct OperatorFusion<Element> {
 
     @inlinable
     init(
-        appendingFilter: @escaping (FusibleProducer<Element>, _ isUnique: Bool, _ predicate: @escaping (Element) throws -> Bool, _ site: SiteLiteral) -> Observable<Element>,
+        appendingFilter: @escaping (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool, _ site: SiteLiteral) -> Observable<Element>,
         stepOnJust: @escaping (FusibleProducer<Element>) -> ((FusibleProducer<Element>) throws -> Element?)?
     ) {
         self.appendingFilter = appendingFilter

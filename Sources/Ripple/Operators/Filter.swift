@@ -17,21 +17,20 @@ extension ObservableType {
     /// Always inlined, like `map`.
     @inlinable
     @inline(__always)
-    public consuming func filter(
+    public func filter(
         _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
         let source = asObservable()
-        _ = consume self
         let site = SiteLiteral("filter", file, line)
         guard source.kind == .map || source.kind == .filter else {
             return source.filtered(predicate, site: site)
         }
-        // `consuming` lets a chain built in one expression (`x.map { }.filter { }`)
-        // hand over its only reference to the `map`: then the `map` becomes the
-        // fused operator in place instead of being copied into a new one.
-        var fusible = unsafeDowncast(consume source, to: FusibleProducer<Element>.self)
-        let isUnique = isKnownUniquelyReferenced(&fusible)
-        return fusible.fusion.appendingFilter(fusible, isUnique, predicate, site)
+        // Always a new observable: the one it joins may still be reachable (a
+        // weak or unowned reference, which uniqueness checks do not see), and
+        // changing it in place would change what that holder subscribes to, and
+        // race with it.
+        let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
+        return fusible.fusion.appendingFilter(fusible, predicate, site)
     }
 
     /// Drops every element and passes on only the terminal event.
@@ -100,7 +99,9 @@ extension Observable {
     /// a `map` applied next runs it in its own sink (see ``OperatorFusion``).
     @inlinable
     @inline(never)
-    final func filtered(_ predicate: @escaping (Element) throws -> Bool, site: SiteLiteral) -> Observable<Element> {
+    final func filtered(
+        _ predicate: @escaping (Element) throws -> Bool, site: SiteLiteral, laterSite: SiteLiteral = .none
+    ) -> Observable<Element> {
         // As in `fusedMap`: functions that capture nothing and read the producer's
         // fields; one allocation per `filter`.
         // `subscribe(onNext:...)` right after: the predicate runs in the handlers'
@@ -110,17 +111,10 @@ extension Observable {
             return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
         }
         let fusion = OperatorFusion<Element>(
-            appendingFilter: { producer, isUnique, next, site in
+            appendingFilter: { producer, next, site in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
                 let predicate = step.predicate
-                if isUnique {
-                    step.predicate = { try predicate($0) && next($0) }
-                    step.laterSite = site
-                    return step
-                }
-                let fused = step.source.filtered({ try predicate($0) && next($0) }, site: step.siteLiteral)
-                unsafeDowncast(fused, to: FilterProducer<Element>.self).laterSite = site
-                return fused
+                return step.source.filtered({ try predicate($0) && next($0) }, site: step.siteLiteral, laterSite: site)
             },
             stepOnJust: { producer in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
@@ -132,7 +126,7 @@ extension Observable {
                 }
             }
         )
-        return FilterProducer(source: self, predicate: predicate, site: site, fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
+        return FilterProducer(source: self, predicate: predicate, sites: (site, laterSite), fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
             let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
             let sink = FilterSink(predicate: step.predicate, observer: observer)
             sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
@@ -147,28 +141,25 @@ extension Observable {
 final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendable {
     @usableFromInline
     let source: Observable<Element>
-    /// Changed only while this object is known to be uniquely referenced (an
-    /// in-place fusion, see `filter(_:)`), so never while anyone can read it.
     @usableFromInline
-    @exclusivity(unchecked)
-    final var predicate: (Element) throws -> Bool
-    /// The site of a second `filter` fused into this one (set with `predicate`).
+    let predicate: (Element) throws -> Bool
+    /// The site of a second `filter` fused into this one, if any.
     @usableFromInline
-    @exclusivity(unchecked)
-    final var laterSite: SiteLiteral = .none
+    let laterSite: SiteLiteral
 
     @inlinable
     init(
         source: Observable<Element>,
         predicate: @escaping (Element) throws -> Bool,
-        site: SiteLiteral,
+        sites: (first: SiteLiteral, later: SiteLiteral),
         fusion: OperatorFusion<Element>,
         subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.source = source
         self.predicate = predicate
-        super.init(kind: .filter, site: site, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
+        laterSite = sites.later
+        super.init(kind: .filter, site: sites.first, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
     }
 
     override var graphOperators: [SiteLiteral] {

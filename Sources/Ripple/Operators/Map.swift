@@ -86,14 +86,9 @@ extension Observable {
             return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
         }
         let fusion = OperatorFusion<Result>(
-            appendingFilter: { producer, isUnique, next, site in
+            appendingFilter: { producer, next, site in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
                 guard let after = step.after else {
-                    if isUnique {
-                        step.after = next
-                        step.afterSite = site
-                        return step
-                    }
                     return step.source.fusedMap(filter: step.before, step.transform, then: next, sites: (step.beforeSite, step.siteLiteral, site))
                 }
                 return step.source.fusedMap(
@@ -146,18 +141,14 @@ final class MapProducer<Source, Result>: FusibleProducer<Result>, @unchecked Sen
     let before: ((Source) throws -> Bool)?
     @usableFromInline
     let transform: (Source) throws -> Result
-    /// Set only while this object is known to be uniquely referenced (an in-place
-    /// fusion, see `filter(_:)`), so never while anyone can read it.
     @usableFromInline
-    @exclusivity(unchecked)
-    final var after: ((Result) throws -> Bool)?
+    let after: ((Result) throws -> Bool)?
     /// The sites of the `filter`s fused before and after the `map` (whose site is
-    /// the observable's own); `afterSite` is set with `after`.
+    /// the observable's own).
     @usableFromInline
     let beforeSite: SiteLiteral
     @usableFromInline
-    @exclusivity(unchecked)
-    final var afterSite: SiteLiteral
+    let afterSite: SiteLiteral
 
     @inlinable
     init(

@@ -95,4 +95,50 @@ final class FusionConcurrencyTests: RippleTestCase {
             XCTAssertFalse(subject.hasObservers)
         }
     }
+    /// A weak reference another thread reads; the lock orders only the reference
+    /// itself, not what the object it points to holds.
+    final class WeakObservable: @unchecked Sendable {
+        private let lock = NSLock()
+        private weak var stored: Observable<Int>?
+
+        var value: Observable<Int>? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
+    /// Issue 22.4: applying an operator never writes to an observable somebody can
+    /// still reach, here another thread through a weak reference. With the in-place
+    /// fusion this was a data race (ThreadSanitizer: the write of the fused
+    /// predicate against the read in the other thread's subscription), and the
+    /// object behind the weak reference turned into the filter.
+    func testApplyingAnOperatorNeverChangesAnObservableAnotherThreadReaches() {
+        for _ in 0..<300 {
+            let subject = PublishSubject<Int>()
+            let watched = WeakObservable()
+            let started = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            var mapped: Observable<Int>? = subject.map { $0 + 1 }
+            watched.value = mapped
+            Thread {
+                started.signal()
+                for _ in 0..<50 {
+                    if let observable = watched.value {
+                        observable.subscribe(onNext: { _ in }).dispose()
+                    }
+                }
+                done.signal()
+            }.start()
+            started.wait()
+            let filtered = mapped.take()!.filter { $0 > 1000 }
+            done.wait()
+            if let observable = watched.value {
+                let (values, subscription) = record(observable)
+                subject.onNext(1)
+                XCTAssertEqual(values.values, [.next(2)], "the map reached through the weak reference filters")
+                subscription.dispose()
+            }
+            withExtendedLifetime(filtered) {}
+        }
+    }
 }

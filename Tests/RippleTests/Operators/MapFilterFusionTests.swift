@@ -169,29 +169,43 @@ final class MapFilterFusionTests: RippleTestCase {
         [a, b, c].forEach { $0.dispose() }
     }
 
-    /// `filter` is `consuming`: a `map` or `filter` that nothing else references
-    /// any more (a chain built in one expression) becomes the fused operator in
-    /// place, without a second observable. The weak reference only watches which
-    /// object comes back; it does not count as a reference.
-    func testAnUnsharedMapOrFilterIsFusedInPlace() {
+    /// Issue 22.4: an observable reachable only through a weak reference is still
+    /// reachable. Applying `filter` to its last strong reference must leave it
+    /// what it was (uniqueness checks do not see weak references, so an in-place
+    /// fusion turned the plain `map` behind the weak reference into the filter).
+    func testAFilterNeverChangesAMapReachableThroughAWeakReference() {
         let subject = PublishSubject<Int>()
-        var mapped: Observable<Int>? = subject.map { $0 * 10 }
-        weak let watchedMap = mapped
-        let mapFiltered = mapped.take()!.filter { $0 > 10 }
-        XCTAssertTrue(mapFiltered === watchedMap)
-
-        var filtered: Observable<Int>? = subject.filter { $0 > 1 }
-        weak let watchedFilter = filtered
-        let filteredTwice = filtered.take()!.filter { $0 < 4 }
-        XCTAssertTrue(filteredTwice === watchedFilter)
-
-        let (tens, a) = record(mapFiltered)
-        let (middle, b) = record(filteredTwice)
-        for value in 1...4 { subject.onNext(value) }
-        subject.onCompleted()
-        XCTAssertEqual(tens.values, [.next(20), .next(30), .next(40), .completed])
-        XCTAssertEqual(middle.values, [.next(2), .next(3), .completed])
-        [a, b].forEach { $0.dispose() }
+        weak var weakMap: Observable<Int>?
+        var filtered: Observable<Int>?
+        do {
+            let mapped = subject.map { $0 + 1 }
+            weakMap = mapped
+            filtered = (consume mapped).filter { $0 > 1000 }
+        }
+        weak var weakFilter: Observable<Int>?
+        var filteredTwice: Observable<Int>?
+        do {
+            let filteredOnce = subject.filter { $0 > 2 }
+            weakFilter = filteredOnce
+            filteredTwice = (consume filteredOnce).filter { $0 > 1000 }
+        }
+        let plain = weakMap.map(record)
+        let once = weakFilter.map(record)
+        let (none, c) = record(filtered!)
+        let (neither, d) = record(filteredTwice!)
+        (1...5).forEach(subject.onNext)
+        // Whatever is still reachable behaves as it did when it was built.
+        if let (values, subscription) = plain {
+            XCTAssertEqual(values.values, (2...6).map { .next($0) })
+            subscription.dispose()
+        }
+        if let (values, subscription) = once {
+            XCTAssertEqual(values.values, (3...5).map { .next($0) })
+            subscription.dispose()
+        }
+        XCTAssertEqual(none.values, [])
+        XCTAssertEqual(neither.values, [])
+        [c, d].forEach { $0.dispose() }
     }
 
     /// A `map` still referenced elsewhere is copied, never changed: the other

@@ -9,7 +9,7 @@ import Synchronization
 
 /// Who delivers a serializer's queued work, and how long one call may be held
 /// by work that other threads queue: the pure transitions shared by the subjects
-/// (``SubjectBase``), ``ChangeStore`` and ``SerializingSink``. Each keeps one
+/// (``SubjectBase``) and ``ChangeStore``. Each keeps one
 /// under its own lock next to its queue; nothing here locks, waits or calls
 /// user code (``DeliveryWaits`` does the waiting).
 ///
@@ -276,13 +276,6 @@ struct DeliveryTurn: Sendable {
         allowance = nextAllowance
         granted = nextAllowance
         ownCalls = 1
-    }
-
-    /// Every queued item was dropped (a serializing sink's terminal event): they
-    /// count as delivered.
-    @inlinable
-    mutating func dropAll(pending: Int) {
-        taken &+= UInt64(pending)
     }
 
     /// What a waiting thread does when it looks again.
@@ -619,8 +612,7 @@ enum DeliveryWaits {
 
 /// A serializer whose queue is delivered in turns (``SubjectBase``,
 /// ``ChangeStore``): what a thread does after queueing an item, waiting for an
-/// item and paying a debt, the same for each. ``SerializingSink`` waits the same
-/// way, but hands the first event it takes to its delivery loop.
+/// item and paying a debt, the same for each.
 @usableFromInline
 protocol TurnDelivering: AnyObject {
     /// Under the serializer's lock: ``DeliveryTurn/check(ticket:thread:intent:paysDebt:)``,

@@ -206,11 +206,8 @@ final class DisposableAdapter: SubscriptionBase, @unchecked Sendable {
 /// state and an outbox; events put in the outbox are then delivered, in order,
 /// by exactly one thread at a time (whichever thread is not already delivering).
 /// A thread that finds another one delivering leaves its events to it and
-/// returns, within the bounds of that thread's turn (``DeliveryTurn``): past the
-/// turn's allowance it waits until its events have been delivered, or until
-/// nobody delivers and it delivers them itself. So one call is never held for
-/// long by other threads' events, and re-entrant calls and cycles cannot
-/// deadlock (``DeliveryWaits``).
+/// returns: nobody blocks on a delivery, so re-entrant calls and cycles cannot
+/// deadlock.
 @usableFromInline
 class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// Events decided but not yet delivered, in order.
@@ -222,8 +219,6 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     struct Outbox {
         @usableFromInline var head: Event<Output>?
         @usableFromInline var rest = RingBuffer<Event<Output>>()
-        /// Events ever queued: numbers them for ``DeliveryTurn``.
-        @usableFromInline var pushed: UInt64 = 0
 
         @inlinable
         init() {}
@@ -236,13 +231,8 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         @inlinable
         mutating func terminate(_ event: Event<Output>) { append(event) }
 
-        /// The events queued.
-        @inlinable
-        var count: Int { (head == nil ? 0 : 1) + rest.count }
-
         @inlinable
         mutating func append(_ event: Event<Output>) {
-            pushed &+= 1
             if head == nil && rest.isEmpty {
                 head = event
             } else {
@@ -270,36 +260,17 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     struct Shared {
         @usableFromInline var state: State
         @usableFromInline var outbox = Outbox()
-        /// Who delivers the outbox (``DeliveryTurn``). Its `taken` is brought up
-        /// to date (``syncTaken()``) before it is consulted: the fast path does not
-        /// count the events it takes.
-        @usableFromInline var turn = DeliveryTurn()
+        @usableFromInline var isDelivering = false
 
         @inlinable
         init(state: State) {
             self.state = state
-        }
-
-        /// Sets the turn's count of taken events from the outbox; returns the
-        /// events queued.
-        @inlinable
-        mutating func syncTaken() -> Int {
-            let pending = outbox.count
-            turn.taken = outbox.pushed &- UInt64(pending)
-            return pending
         }
     }
 
     /// Guards `shared`.
     @usableFromInline
     let lock = PlatformLock()
-
-    /// 0 when nobody delivers and the outbox is empty; otherwise the events in the
-    /// outbox, plus 1 while a thread delivers. Changed only under the lock, except
-    /// that a deliverer that finds nothing queued stops with one compare-and-swap
-    /// (1 → 0) instead of a second lock round trip.
-    @usableFromInline
-    final let wip = Atomic<Int>(0)
 
     /// Only accessed while `lock` is held, so the run-time exclusivity checks
     /// (which cost a thread-local lookup per access) are switched off.
@@ -325,92 +296,22 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// Runs `body` under the lock, then delivers what it put in the outbox.
     ///
     /// Fast path: when no other thread is delivering, the first queued event is
-    /// taken out under the same lock that ran `body`, and the delivery ends with
-    /// one compare-and-swap when nothing was queued meanwhile: one lock round trip
-    /// per event.
+    /// taken out under the same lock that ran `body`, so one event costs two lock
+    /// round trips in all (this one, and the one that finds the outbox empty and
+    /// ends the delivery), not three.
     @inlinable
     final func update<Result>(_ body: (inout State, inout Outbox) throws -> Result) rethrows -> Result {
-        var arrival = DeliveryTurn.Arrival.leave
         let (result, first) = try locked { shared -> (Result, Event<Output>?) in
-            let queuedBefore = shared.outbox.pushed
             let result = try body(&shared.state, &shared.outbox)
-            let count = Int(truncatingIfNeeded: shared.outbox.pushed &- queuedBefore)
-            if count == 0 { return (result, nil) }
-            if wip.wrappingAdd(count, ordering: .acquiringAndReleasing).oldValue == 0 {
-                // Nobody delivers: this thread does (its unit replaces the event it takes).
-                shared.turn.begin(currentThreadID(), owing: shared.outbox.pushed)
-                return (result, shared.outbox.popFirst())
-            }
-            arrival = arrive(&shared)
-            guard case .deliver = arrival else { return (result, nil) }
-            return (result, shared.outbox.popFirst())
+            if shared.isDelivering { return (result, nil) }
+            guard let first = shared.outbox.popFirst() else { return (result, nil) }
+            shared.isDelivering = true
+            return (result, first)
         }
         if let first {
             deliver(startingWith: first)
-        } else if !arrival.isLeave {
-            afterArrival(arrival)
         }
         return result
-    }
-
-    /// Lock held: this thread queued events while another thread delivers (or
-    /// this one, re-entrantly), or while nobody does but waiting threads' events
-    /// are queued. Out of line: the contended path.
-    @usableFromInline
-    final func arrive(_ shared: inout Shared) -> DeliveryTurn.Arrival {
-        let thread = currentThreadID()
-        return shared.turn.arrive(thread, pending: shared.syncTaken(), waiting: { DeliveryWaits.waiting(thread, for: $0, mayDefer: $1) })
-    }
-
-    /// After this thread queued events that another thread delivers: waits for
-    /// them, or records them as a debt (``DeliveryTurn/Arrival``).
-    @usableFromInline
-    final func afterArrival(_ arrival: DeliveryTurn.Arrival) {
-        switch arrival {
-        case .leave, .deliver:
-            return
-        case .owe(let ticket):
-            owe(ticket)
-        case .wait(let ticket, let recorded):
-            waitForTurn(ticket, recorded: recorded)
-        }
-    }
-
-    /// Waits until the events this thread queued (the last one: `ticket`) have
-    /// been taken, or until nobody delivers: then delivers them, and what its
-    /// turn owes.
-    final func waitForTurn(_ ticket: UInt64, recorded: UInt, paysDebt: Bool = false) {
-        let thread = currentThreadID()
-        var first: Event<Output>?
-        let mustDeliver = DeliveryWaits.awaitTurn(recorded: recorded) { intent in
-            locked { shared -> DeliveryTurn.Check in
-                _ = shared.syncTaken()
-                let check = shared.turn.check(ticket: ticket, thread: thread, intent: intent, paysDebt: paysDebt)
-                if case .deliver = check {
-                    // This thread's unit replaces the event it takes.
-                    first = shared.outbox.popFirst()
-                }
-                return check
-            }
-        }
-        if mustDeliver, let first {
-            deliver(startingWith: first)
-        }
-    }
-
-    /// This thread, delivering a turn of its own, queued events (the last one:
-    /// `ticket`) past the allowance: a debt, waited for once that turn has ended
-    /// (``DeliveryWaits``).
-    final func owe(_ ticket: UInt64) {
-        DeliveryWaits.owe { [self] in
-            let waits = locked { shared -> Bool in
-                _ = shared.syncTaken()
-                return shared.turn.rewait(ticket: ticket)
-            }
-            if waits {
-                waitForTurn(ticket, recorded: 0, paysDebt: true)
-            }
-        }
     }
 
     /// Reads the state under the lock.
@@ -419,79 +320,31 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         try locked { try body(&$0.state) }
     }
 
-    /// Delivers `first`, then whatever was queued meanwhile, until the turn has
-    /// delivered what it owes (``DeliveryTurn``). Only the thread whose turn it is
-    /// runs this. Inlinable so that it is specialised with the operator (generic
-    /// code here would look up type metadata at run time on every event).
+    /// Delivers `first`, then whatever was queued meanwhile, until the outbox is
+    /// empty. Only the thread that set `isDelivering` runs this. Inlinable so that
+    /// it is specialised with the operator (generic code here would look up type
+    /// metadata at run time on every event).
     @inlinable
     final func deliver(startingWith first: Event<Output>) {
         var event = first
-        // Once events of waiting threads have been taken, the turn ends under
-        // the lock, which wakes them.
-        var tookFromWaiters = false
-        // Contended only (other threads queued events): when this thread first
-        // took the lock to continue; the pace sets the next turns' allowance.
-        var contendedSince: ContinuousClock.Instant?
         while true {
             forward(event)
             if event.isStopEvent {
-                endAfterTerminal(inTurn: contendedSince != nil)
-                return
-            }
-            // Once contended, the turn ends under the lock (it counts as a turn
-            // other threads queued behind, see DeliveryWaits.enterTurn()).
-            if contendedSince == nil && !tookFromWaiters
-                && wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
-                return
-            }
-            var wakes = false
-            if contendedSince == nil {
-                // Other threads queued behind this one (see DeliveryWaits.enterTurn()).
-                DeliveryWaits.enterTurn()
-            }
-            let start = contendedSince ?? ContinuousClock.now
-            contendedSince = start
-            let next = locked { shared -> Event<Output>? in
-                let pending = shared.syncTaken()
-                if shared.turn.waiters > 0 { tookFromWaiters = true }
-                let taken = shared.turn.take(pending: pending)
-                wakes = shared.turn.takeWake()
-                if taken == 1 {
-                    wip.wrappingSubtract(1, ordering: .relaxed)
-                    return shared.outbox.popFirst()
+                locked {
+                    $0.outbox.removeAll()
+                    $0.isDelivering = false
                 }
-                shared.turn.recordPace(duration: ContinuousClock.now - start)
-                // The unit; what is left belongs to waiting threads, which take over.
-                wip.wrappingSubtract(1, ordering: .releasing)
+                return
+            }
+            let next = locked { shared -> Event<Output>? in
+                if let event = shared.outbox.popFirst() {
+                    return event
+                }
+                shared.isDelivering = false
                 return nil
             }
-            if wakes { DeliveryWaits.wake() }
-            guard let next else {
-                DeliveryWaits.leaveTurn()
-                return
-            }
+            guard let next else { return }
             event = next
-        }
-    }
-
-    /// After a terminal event nothing more is delivered: the queued events are
-    /// dropped (they count as delivered) and the turn ends.
-    @usableFromInline
-    final func endAfterTerminal(inTurn: Bool) {
-        let wakes = locked { shared -> Bool in
-            let pending = shared.syncTaken()
-            shared.outbox.removeAll()
-            shared.turn.dropAll(pending: pending)
-            _ = shared.turn.take(pending: 0)
-            shared.turn.resetAllowance()
-            wip.wrappingSubtract(pending + 1, ordering: .releasing)
-            return shared.turn.takeWake()
-        }
-        if wakes {
-            DeliveryWaits.wake()
-        }
-        if inTurn {
-            DeliveryWaits.leaveTurn()
         }
     }
 }

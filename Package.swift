@@ -45,6 +45,23 @@ let package = Package(
             name: "RippleSwift5UsageTests", dependencies: ["Ripple", "RippleTest"],
             swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
         ),
+        // An app's reactive layer and its tests written for RxSwift 6 (RxSwift,
+        // RxRelay, RxCocoa's non-UI parts, RxTest, RxBlocking), moved over by
+        // changing the imports: every name of the public surface a migrating app
+        // uses, so that removing or renaming one fails the build. Swift 5 mode,
+        // like most RxSwift code; deprecated spellings are called from code
+        // marked deprecated, as an app silences them.
+        .testTarget(
+            name: "RippleMigrationTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP"],
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
+        // View-model expressions that must type-check within a budget of the
+        // constraint solver's work: an expression that needs more than 2 500
+        // scopes fails to compile (see the target's ViewModels.swift).
+        .testTarget(
+            name: "RippleTypeCheckingTests", dependencies: ["Ripple", "RippleTest"],
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Xfrontend", "-solver-scope-threshold=2500"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

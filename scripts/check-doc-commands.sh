@@ -17,6 +17,13 @@
 # - `ripple-compare` without --smoke or --filter (the full benchmark table, about
 #   a minute): run for 20 s; it passes when it has not failed by then (it is then
 #   stopped). This checks that it starts, not its table.
+# - A test command (`swift test`, `scripts/test-quick.sh`) must also run at least
+#   one test: a `--filter` that matches nothing exits 0, and fails here.
+# - A line marked `# skip-check: REASON` is not run, and REASON is printed. Lines
+#   whose purpose is to overwrite a committed file (`--write-baseline`, a generator
+#   rewriting its output) carry it: CI must never rewrite what is committed. A
+#   line that writes a baseline without the mark fails, and so does the whole
+#   check if the commands changed any file git tracks.
 # - `./scripts/test-all.sh`: not run here, since it is the script that runs this one.
 # - A command that is a line of scripts/test-all.sh (`swift test --package-path
 #   Examples`): not run again here; test-all.sh ran it just before.
@@ -77,6 +84,20 @@ run_command() {
     local bare
     bare=$(sed -E 's/[[:space:]]+#[^'"'"'"]*$//' <<<"$command")
     case "$command" in
+    *"# skip-check:"*)
+        local reason=${command##*# skip-check:}
+        reason=$(sed -E 's/^[[:space:]]+|[[:space:]]+$//g' <<<"$reason")
+        if [ -z "$reason" ]; then
+            fail "$where: $command (# skip-check: needs a reason)"
+        else
+            skip "$where: ${command%%#*}(not run: $reason)"
+        fi
+        return
+        ;;
+    *--write-baseline*)
+        fail "$where: $command (it overwrites a committed file: mark it '# skip-check: REASON')"
+        return
+        ;;
     ./scripts/test-all.sh*)
         skip "$where: $command (the script that runs this one)"
         return
@@ -141,6 +162,15 @@ run_command() {
             fail "$where: $command"; tail -20 "$log"
         fi
         ;;
+    "swift test"* | ./scripts/test-quick.sh* | scripts/test-quick.sh*)
+        if ! timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1; then
+            fail "$where: $command"; tail -30 "$log"
+        elif ran_tests "$log" >/dev/null; then
+            pass "$where: $command ($(ran_tests "$log"))"
+        else
+            fail "$where: $command (exit 0, but it ran no test: does its --filter match a test?)"; tail -5 "$log"
+        fi
+        ;;
     *)
         if timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1; then
             pass "$where: $command"
@@ -150,6 +180,19 @@ run_command() {
         ;;
     esac
 }
+
+# Prints how many tests a `swift test` log shows run, and fails when none: XCTest's
+# total ("Executed 12 tests") and Swift Testing's ("Test run with 3 tests").
+ran_tests() {
+    local xctest testing
+    xctest=$(grep -oE 'Executed [0-9]+ tests?' "$1" | awk '{ if ($2 > n) n = $2 } END { print n + 0 }')
+    testing=$(grep -oE 'Test run with [0-9]+ tests?' "$1" | awk '{ if ($4 > n) n = $4 } END { print n + 0 }')
+    [ "$((xctest + testing))" -gt 0 ] || return 1
+    echo "$xctest XCTest and $testing Swift Testing tests"
+}
+
+# What git tracks, before: the commands must leave it as it was.
+tracked_before=$(git status --porcelain --untracked-files=no 2>/dev/null; git diff 2>/dev/null | cksum)
 
 previous_block=""
 prefix=""
@@ -170,6 +213,12 @@ while IFS=$'\t' read -r file block command; do
     run_command "$file (block $block)" "$prefix" "$command"
 done < <(extract)
 stop_servers
+
+tracked_after=$(git status --porcelain --untracked-files=no 2>/dev/null; git diff 2>/dev/null | cksum)
+if [ "$tracked_before" != "$tracked_after" ]; then
+    fail "the documented commands changed files that git tracks (mark such lines '# skip-check: REASON'):"
+    git status --porcelain --untracked-files=no
+fi
 
 echo "documentation: $passed passed, $failures failed, $skipped skipped"
 [ "$failures" = 0 ]

@@ -34,6 +34,7 @@ CATALOGS = {
 # page (DocC would drop it, or find the link ambiguous): hence `UsingSingle`.
 ARTICLES = [
     ("Ripple", "GettingStarted", "docs/GettingStarted.md", None, None),
+    ("Ripple", "VersionsAndPlatforms", "docs/Versioning.md", None, None),
     ("Ripple", "MigratingFromRxSwift", "docs/MigratingFromRxSwift.md", None, None),
     ("Ripple", "UsingSingle", "docs/Single.md", None, None),
     ("Ripple", "UsingMaybe", "docs/Maybe.md", None, None),

@@ -79,10 +79,11 @@ extension ObservableType {{
     @inlinable
     public static func combineLatest<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) throws -> Element
+        resultSelector: @escaping ({elements}) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {{
-        CombineLatestFactory.combineLatest({erased})
-            .map {{ try resultSelector({spread}) }}
+        CombineLatestFactory.combineLatest({erased}, site: SiteLiteral("combineLatest", file, line))
+            .map({{ try resultSelector({spread}) }}, file: file, line: line)
     }}
 }}
 
@@ -97,16 +98,17 @@ extension ObservableType where Element == Any {{
 {marble}
     @inlinable
     public static func combineLatest<{generics}>(
-        {args}
+        {args},
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<({elements})> {{
-        CombineLatestFactory.combineLatest({erased})
+        CombineLatestFactory.combineLatest({erased}, site: SiteLiteral("combineLatest", file, line))
     }}
 }}
 
 extension CombineLatestFactory {{
     @inlinable
-    static func combineLatest<{types}>({factory_args}) -> Observable<({types})> {{
-        Producer {{ observer in
+    static func combineLatest<{types}>({factory_args}, site: SiteLiteral) -> Observable<({types})> {{
+        Producer(site: site) {{ observer in
             let sink = CombineLatestSink<({optionals}), ({types})>(
                 arity: {n}, values: ({nils}),
                 snapshot: {{ ({unwrapped}) }}, observer: observer)
@@ -146,10 +148,11 @@ extension ObservableType {{
     @inlinable
     public static func zip<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) throws -> Element
+        resultSelector: @escaping ({elements}) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {{
-        ZipFactory.zip({erased})
-            .map {{ try resultSelector({spread}) }}
+        ZipFactory.zip({erased}, site: SiteLiteral("zip", file, line))
+            .map({{ try resultSelector({spread}) }}, file: file, line: line)
     }}
 }}
 
@@ -165,16 +168,17 @@ extension ObservableType where Element == Any {{
 {marble}
     @inlinable
     public static func zip<{generics}>(
-        {args}
+        {args},
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<({elements})> {{
-        ZipFactory.zip({erased})
+        ZipFactory.zip({erased}, site: SiteLiteral("zip", file, line))
     }}
 }}
 
 extension ZipFactory {{
     @inlinable
-    static func zip<{types}>({factory_args}) -> Observable<({types})> {{
-        Producer {{ observer in
+    static func zip<{types}>({factory_args}, site: SiteLiteral) -> Observable<({types})> {{
+        Producer(site: site) {{ observer in
             let sink = ZipSink<({buffers}), ({types})>(
                 arity: {n}, buffers: ({empties}), rule: .arity,
                 dequeue: {{ ({popped}) }}, observer: observer)

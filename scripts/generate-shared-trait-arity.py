@@ -70,9 +70,10 @@ extension InfallibleType {{
 {MARBLES[op]}
     public static func {op}<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) -> Element
+        resultSelector: @escaping ({elements}) -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Infallible<Element> {{
-        Infallible(Observable.{op}({erased}, resultSelector: resultSelector))
+        Infallible(Observable.{op}({erased}, resultSelector: resultSelector, file: file, line: line))
     }}
 }}
 
@@ -83,9 +84,10 @@ extension InfallibleType where Element == Any {{
     ///
 {MARBLES[op]}
     public static func {op}<{generics}>(
-        {args}
+        {args},
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Infallible<({elements})> {{
-        Infallible<({elements})>(Observable.{op}({erased}))
+        Infallible<({elements})>(Observable.{op}({erased}, file: file, line: line))
     }}
 }}
 """
@@ -107,9 +109,10 @@ extension SharedSequence {{
 {MARBLES[op]}
     public static func {op}<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) -> Element
+        resultSelector: @escaping ({elements}) -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> SharedSequence<SharingStrategy, Element> where {same} {{
-        SharedSequence(Observable.{op}({erased}, resultSelector: resultSelector))
+        SharedSequence(Observable.{op}({erased}, resultSelector: resultSelector, file: file, line: line))
     }}
 }}
 
@@ -120,9 +123,10 @@ extension SharedSequenceConvertibleType where Element == Any {{
     ///
 {MARBLES[op]}
     public static func {op}<{generics}>(
-        {args}
+        {args},
+        file: StaticString = #fileID, line: UInt = #line
     ) -> SharedSequence<O1.SharingStrategy, ({elements})> where {same} {{
-        SharedSequence<O1.SharingStrategy, ({elements})>(Observable.{op}({erased}))
+        SharedSequence<O1.SharingStrategy, ({elements})>(Observable.{op}({erased}, file: file, line: line))
     }}
 }}
 """

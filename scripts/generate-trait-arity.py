@@ -60,9 +60,11 @@ extension PrimitiveSequenceType where Trait == {trait} {{
     /// ```
     public static func zip<{generics}>(
         {args},
-        resultSelector: @escaping ({generics}) throws -> Element
+        resultSelector: @escaping ({generics}) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> {name}<Element> {{
-        {name}(raw: ZipFactory.zip({raw}).map {{ try resultSelector({spread}) }})
+        {name}(raw: ZipFactory.zip({raw}, site: SiteLiteral("zip", file, line))
+            .map({{ try resultSelector({spread}) }}, file: file, line: line))
     }}
 }}
 
@@ -77,9 +79,10 @@ extension PrimitiveSequenceType where Trait == {trait}, Element == Any {{
 {zipped_tuple}
     /// ```
     public static func zip<{generics}>(
-        {args}
+        {args},
+        file: StaticString = #fileID, line: UInt = #line
     ) -> {name}<({generics})> {{
-        {name}(raw: ZipFactory.zip({raw}))
+        {name}(raw: ZipFactory.zip({raw}, site: SiteLiteral("zip", file, line)))
     }}
 }}
 """

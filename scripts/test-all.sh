@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the root package's tests, the API reference built
-# with DocC (no warning allowed), the root package's stress tests under
-# ThreadSanitizer (whose build also checks type-checking time), the Examples
-# package's tests, a smoke run of every benchmark workload (so the Benchmarks
-# package keeps compiling; timings are not judged), Ripple's instruction counts
-# under valgrind against Benchmarks/instructions-baseline.json (counts, unlike
-# timings, do not depend on the machine's load), and every shell command the
-# documentation shows (scripts/check-doc-commands.sh).
+# with DocC (no warning allowed), the type-checking benchmark's gate, the root
+# package's stress tests under ThreadSanitizer (whose build also checks
+# type-checking time), the Examples package's tests, a smoke run of every benchmark
+# workload (so the Benchmarks package keeps compiling; timings are not judged),
+# Ripple's instruction counts under valgrind against
+# Benchmarks/instructions-baseline.json (counts, unlike timings, do not depend on
+# the machine's load), and every shell command the documentation shows
+# (scripts/check-doc-commands.sh).
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,12 @@ swift test
 # Right after the root package's build, which the symbol graphs reuse.
 echo "==> API reference (DocC)"
 ./scripts/build-docs.sh
+
+# View-model code type-checked against the debug build above: fails when an
+# expression needs more of the constraint solver's work (deterministic) or time
+# (loose: the machine may be busy) than docs/Performance.md's "Compile time" allows.
+echo "==> Type-checking time of typical view-model code"
+scripts/typecheck-benchmark.py --check
 
 echo "==> ThreadSanitizer: concurrency and scheduler tests; type-checking time"
 # This build also checks that no expression takes over 300 ms to type-check. A slow

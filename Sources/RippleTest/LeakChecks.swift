@@ -31,7 +31,9 @@ public enum LeakCheckScope: Sendable, Equatable {
 /// ```
 ///
 /// Subscriptions released on other threads are given `timeout` seconds to go,
-/// counted from the end of the block.
+/// counted from the end of the block; the wait ends sooner when what is left has
+/// not changed for 0.2 s, so a leak that nothing is about to
+/// release fails the test in 0.2 s, not after the whole `timeout`.
 /// Works in XCTest (`XCTFail`) and Swift Testing (an `Issue` at the call site).
 /// Leaks are counted in debug builds only (see `Resources`); in release builds
 /// the check passes.
@@ -45,13 +47,14 @@ public func assertNoLeaks<Result>(
 ) rethrows -> Result {
     let check = LeakCheck(scope: scope, timeout: timeout)
     let result = try check.tracker.run(body)
-    check.finish(at: AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+    let location = AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    check.finish(settleTime: LeakCheck.settleTime, wait: {
         if Thread.isMainThread {
             _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002))
         } else {
             Thread.sleep(forTimeInterval: 0.002)
         }
-    }
+    }, report: { TestFailure.report($0, at: location) })
     return result
 }
 
@@ -67,9 +70,9 @@ public func assertNoLeaks<Result>(
     let check = LeakCheck(scope: scope, timeout: timeout)
     let result = try await check.tracker.run(isolation: isolation, body)
     let location = AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let deadline = Date().addingTimeInterval(timeout)
+    var waiting = LeakWait(timeout: timeout, settleTime: LeakCheck.settleTime)
     while let report = check.report() {
-        if Date() >= deadline {
+        if waiting.isOver(with: report) {
             TestFailure.report(report, at: location)
             break
         }
@@ -93,6 +96,9 @@ final class LeakCheck: Sendable {
     /// subscriptions that count are the live ones with an identifier above this
     /// (identifiers only grow), instead of those ``tracker`` saw made.
     let namedAbove: UInt64?
+    /// For a check not wrapped around a block: the recorded subscriptions that
+    /// count are those whose subscriber node has an id above this one.
+    let graphAbove: Int
 
     init(
         scope: LeakCheckScope, timeout: TimeInterval,
@@ -108,13 +114,14 @@ final class LeakCheck: Sendable {
         self.reporter = reporter
         self.subject = subject
         self.namedAbove = namedAbove
+        graphAbove = namedAbove == nil ? 0 : (SubscriptionGraph.current().nodes.map(\.id).max() ?? 0)
     }
 
-    /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
-    /// to be released, then reports what is left, if anything.
-    func finish(at location: AssertionLocation, wait: () -> Void) {
-        finish(wait: wait) { TestFailure.report($0, at: location) }
-    }
+    /// How long what a block left alive must stay unchanged for
+    /// ``assertNoLeaks(_:timeout:fileID:filePath:line:column:_:)`` to report it
+    /// before its timeout (``RippleTestCase/leakCheckSettleTime`` does the same
+    /// for whole tests).
+    static let settleTime: TimeInterval = 0.2
 
     /// Waits (calling `wait` between looks) up to `timeout` for what is still alive
     /// to be released, then hands what is left, if anything, to `report`. With a
@@ -122,15 +129,9 @@ final class LeakCheck: Sendable {
     /// long: a leak that nothing is about to release is reported without waiting
     /// for the whole `timeout`.
     func finish(settleTime: TimeInterval? = nil, wait: () -> Void, report reportLeak: (String) -> Void) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var lastChange = (report: String?.none, at: Date())
+        var waiting = LeakWait(timeout: timeout, settleTime: settleTime)
         while let report = report() {
-            let now = Date()
-            if report != lastChange.report {
-                lastChange = (report, now)
-            }
-            let settled = settleTime.map { now.timeIntervalSince(lastChange.at) >= $0 } ?? false
-            if now >= deadline || settled {
+            if waiting.isOver(with: report) {
                 reportLeak(report)
                 return
             }
@@ -145,7 +146,8 @@ final class LeakCheck: Sendable {
             ?? tracker.liveSubscriptions
         let total = Resources.total
         let extra = checksAllResources ? Int(total) - Int(startTotal) : 0
-        if live.isEmpty && extra <= 0 { return nil }
+        let chains = leakedChains()
+        if live.isEmpty && extra <= 0 && chains.nodes.isEmpty { return nil }
 
         var lines = ["\(reporter): \(subject) left Ripple subscriptions alive"]
         var byName: [(name: String, ids: [UInt64])] = []
@@ -162,10 +164,59 @@ final class LeakCheck: Sendable {
         }
         if extra > 0 {
             lines.append("  Resources.total: \(extra) more than before \(subject) (\(startTotal) → \(total))")
-            if live.isEmpty {
+            if live.isEmpty && chains.nodes.isEmpty {
                 lines.append("  None of them belongs to a named stream: tag streams with .named(_:) to see which one leaked.")
             }
         }
+        if !chains.nodes.isEmpty {
+            let count = chains.nodes.filter { $0.kind == .subscriber }.count
+            lines.append("  \(count == 1 ? "1 recorded subscription" : "\(count) recorded subscriptions") still alive, nearest operator first:")
+            lines += chains.textTree.split(separator: "\n").map { "    " + $0 }
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The chains of the subscriptions recorded (``Hooks/recordsOperatorSites``)
+    /// during the block or the test that are still alive: each subscriber and
+    /// everything upstream of it.
+    func leakedChains() -> SubscriptionGraph {
+        let graph = namedAbove == nil ? tracker.subscriptionGraph() : SubscriptionGraph.current()
+        let leaked = graph.nodes.filter { $0.kind == .subscriber && $0.id > graphAbove }
+        var kept = Set(leaked.map(\.id))
+        var frontier = Array(kept)
+        while let id = frontier.popLast() {
+            for edge in graph.edges where edge.to == id && !kept.contains(edge.from) {
+                kept.insert(edge.from)
+                frontier.append(edge.from)
+            }
+        }
+        return SubscriptionGraph(
+            capturedAt: graph.capturedAt,
+            nodes: graph.nodes.filter { kept.contains($0.id) },
+            edges: graph.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
+        )
+    }
+}
+
+/// When to stop waiting for what is left alive to be released: at the timeout, or
+/// once what is left has not changed for the settle time.
+struct LeakWait {
+    let deadline: Date
+    let settleTime: TimeInterval?
+    private var lastChange = (report: String?.none, at: Date())
+
+    init(timeout: TimeInterval, settleTime: TimeInterval?) {
+        deadline = Date().addingTimeInterval(timeout)
+        self.settleTime = settleTime
+    }
+
+    /// Whether to report `report` (what is left now) instead of waiting longer.
+    mutating func isOver(with report: String) -> Bool {
+        let now = Date()
+        if report != lastChange.report {
+            lastChange = (report, now)
+        }
+        let settled = settleTime.map { now.timeIntervalSince(lastChange.at) >= $0 } ?? false
+        return now >= deadline || settled
     }
 }

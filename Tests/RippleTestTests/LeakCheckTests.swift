@@ -66,6 +66,32 @@ final class LeakCheckXCTests: XCTestCase {
         XCTAssertTrue(message.contains("Resources.total:"), message)
     }
 
+    func testARecordedLeakNamesItsChainAndSites() {
+        Hooks.recordsOperatorSites = true
+        defer { Hooks.recordsOperatorSites = false }
+        let relay = PublishRelay<String>()
+        var leaked: [Disposable] = []
+        let line = #line + 3
+        let failures = capture {
+            assertNoLeaks(timeout: 0.05) {
+                leaked.append(relay.named("query").map { $0.count }.subscribe(onNext: { _ in }))
+                relay.map { $0 }.take(1).subscribe(onNext: { _ in }).dispose()
+            }
+        }
+        leaked.forEach { $0.dispose() }
+        let message = failures.first?.description ?? ""
+        XCTAssertEqual(failures.count, 1)
+        let lines = message.split(separator: "\n").map(String.init)
+        let start = lines.firstIndex { $0 == "  1 recorded subscription still alive, nearest operator first:" }
+        XCTAssertNotNil(start, message)
+        guard let start, lines.count >= start + 5 else { return }
+        XCTAssertTrue(lines[start + 1].hasPrefix("    subscriber #"), message)
+        XCTAssertTrue(lines[start + 2].hasPrefix("    └─ map at LeakCheckTests.swift:\(line) · Int"), message)
+        XCTAssertTrue(lines[start + 3].hasPrefix("       └─ named(\"query\") at LeakCheckTests.swift:\(line) · String"), message)
+        XCTAssertTrue(lines[start + 4].hasPrefix("          └─ PublishRelay · String"), message)
+        XCTAssertEqual(lines.count, start + 5, message)
+    }
+
     func testAnUnnamedLeakIsCountedWithAHint() {
         let subject = PublishSubject<Int>()
         var leaked: Disposable?
@@ -88,6 +114,24 @@ final class LeakCheckXCTests: XCTestCase {
         }
         leaked?.dispose()
         XCTAssertTrue(namedOnly.isEmpty, "\(namedOnly)")
+    }
+
+    /// A leak that nothing releases is reported once it has stopped changing
+    /// (0.2 s), not after the whole timeout (it used to take the default 2 s).
+    func testALeakIsReportedWithoutWaitingForTheWholeTimeout() {
+        let subject = PublishSubject<Int>()
+        var leaked: Disposable?
+        let start = Date()
+        let failures = capture {
+            assertNoLeaks(timeout: 30) {
+                leaked = subject.named("kept").subscribe()
+            }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        leaked?.dispose()
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.2)
+        XCTAssertLessThan(elapsed, 5, "reported after \(elapsed) s")
     }
 
     func testSubscriptionsReleasedOnAnotherThreadAreWaitedFor() {

@@ -58,6 +58,7 @@ public let allWorkloads: [Workload] = [
     + constructionWorkloads
     + [searchAsYouType]
     + collectionWorkloads
+    + recordingWorkloads
 
 /// A value the optimiser must assume is used.
 @inline(never)

@@ -39,18 +39,19 @@ public final class CharactersLeftScreen: TerminalScreen {
             .startWith(TextFieldState())
         let viewModel = CharactersLeftViewModel(text: field.map(\.text), limit: CharactersLeftScreen.limit)
         quit = host.quitKeys
-        frames = Driver.combineLatest(field, viewModel.remaining, viewModel.isOverLimit) { field, remaining, over in
+        frames = Driver.combineLatest(field, viewModel.remaining, viewModel.isOverLimit, host.sizeDriver) { field, remaining, over, size in
             let prompt = "Status: "
+            let window = field.window(width: size.columns - prompt.count)
             return Frame(
                 lines: [
                     Line("Say something (at most \(CharactersLeftScreen.limit) characters)", style: TextStyle(bold: true)),
                     "",
-                    Line([Span(prompt), Span(field.text, style: TextStyle(underline: true))]),
+                    Line([Span(prompt)] + window.spans(style: TextStyle(underline: true))),
                     Line(remaining, style: TextStyle(foreground: over ? .red : .green)),
                     "",
                     Line("Esc: quit", style: TextStyle(dim: true)),
                 ],
-                cursor: (row: 2, column: prompt.count + field.cursorColumn)
+                cursor: (row: 2, column: prompt.count + window.cursorColumn)
             )
         }
     }

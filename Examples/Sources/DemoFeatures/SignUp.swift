@@ -103,36 +103,40 @@ public final class SignUpScreen: TerminalScreen {
         let status = viewModel.signedUp.map { "Signed up as \($0)!" }.asDriver(onErrorDriveWith: .empty()).startWith("")
         quit = host.quitKeys
         frames = Driver.combineLatest(
-            form, viewModel.emailMessage, viewModel.passwordMessage, viewModel.isSignUpEnabled, status
-        ) { form, emailMessage, passwordMessage, enabled, status in
-            SignUpScreen.frame(form: form, emailMessage: emailMessage, passwordMessage: passwordMessage, enabled: enabled, status: status)
+            form, viewModel.emailMessage, viewModel.passwordMessage, viewModel.isSignUpEnabled, status, host.sizeDriver
+        ) { form, emailMessage, passwordMessage, enabled, status, size in
+            SignUpScreen.frame(
+                form: form, emailMessage: emailMessage, passwordMessage: passwordMessage, enabled: enabled, status: status,
+                width: size.columns)
         }
     }
 
-    static func frame(form: Form, emailMessage: String, passwordMessage: String, enabled: Bool, status: String) -> Frame {
+    static func frame(form: Form, emailMessage: String, passwordMessage: String, enabled: Bool, status: String, width: Int) -> Frame {
         let label = "E-mail:   "
         let focused = TextStyle(underline: true)
         let ok = TextStyle(foreground: .green)
         let problem = TextStyle(foreground: .yellow)
         let emailOK = SignUpViewModel.isValidEmail(form.email.text)
         let passwordOK = form.password.text.count >= SignUpViewModel.minimumPasswordLength
-        let masked = String(repeating: "•", count: form.password.text.count)
+        let email = form.email.window(width: width - label.count)
+        let password = TextFieldWindow(
+            text: String(repeating: "•", count: form.password.text.count), cursor: form.password.cursor, width: width - label.count)
         let button = enabled ? "[ Sign up ]" : "[ Sign up ] (disabled)"
         var buttonStyle = TextStyle(bold: enabled, dim: !enabled)
         buttonStyle.inverse = form.focus == .button && enabled
         let cursor: (row: Int, column: Int)? = switch form.focus {
-        case .email: (2, label.count + form.email.cursorColumn)
-        case .password: (5, label.count + form.password.cursor)
+        case .email: (2, label.count + email.cursorColumn)
+        case .password: (5, label.count + password.cursorColumn)
         case .button: nil
         }
         return Frame(
             lines: [
                 Line("Create your account", style: TextStyle(bold: true)),
                 "",
-                Line([Span(label), Span(form.email.text, style: form.focus == .email ? focused : .plain)]),
+                Line([Span(label)] + email.spans(style: form.focus == .email ? focused : .plain)),
                 Line("          " + emailMessage, style: emailOK ? ok : problem),
                 "",
-                Line([Span("Password: "), Span(masked, style: form.focus == .password ? focused : .plain)]),
+                Line([Span("Password: ")] + password.spans(style: form.focus == .password ? focused : .plain)),
                 Line("          " + passwordMessage, style: passwordOK ? ok : problem),
                 "",
                 Line([Span(form.focus == .button ? "> " : "  "), Span(button, style: buttonStyle)]),

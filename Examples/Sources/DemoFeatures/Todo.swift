@@ -263,12 +263,14 @@ public final class TodoScreen: TerminalScreen {
                   Span(item.title, style: TextStyle(dim: item.isDone))])
         }
         .asDriver(onErrorJustReturn: [])
-        frames = Driver.combineLatest(rows, keyboard.asDriver(), viewModel.summary, host.sizeDriver) { rows, keyboard, summary, _ in
-            TodoScreen.frame(rows: rows, keyboard: keyboard, summary: summary)
+        let hasItems = viewModel.todos.asDriver().map { !$0.isEmpty }.distinctUntilChanged()
+        frames = Driver.combineLatest(rows, keyboard.asDriver(), viewModel.summary, hasItems, host.sizeDriver) {
+            rows, keyboard, summary, hasItems, size in
+            TodoScreen.frame(rows: rows, keyboard: keyboard, summary: summary, hasItems: hasItems, width: size.columns)
         }
     }
 
-    static func frame(rows: [Line], keyboard: TodoKeyboard, summary: String) -> Frame {
+    static func frame(rows: [Line], keyboard: TodoKeyboard, summary: String, hasItems: Bool, width: Int) -> Frame {
         var lines: [Line] = [Line([Span("Ripple to-do", style: TextStyle(bold: true)), Span("   " + summary, style: TextStyle(dim: true))])]
         lines.append(keyboard.filter.isEmpty ? "" : Line("Filter: \(keyboard.filter)", style: TextStyle(foreground: .yellow)))
         let selection = rows.isEmpty ? -1 : min(keyboard.selection, rows.count - 1)
@@ -276,22 +278,30 @@ public final class TodoScreen: TerminalScreen {
             let marker = index == selection ? "> " : "  "
             lines.append(Line([Span(marker)] + row.spans))
         }
-        if rows.isEmpty { lines.append(Line("  (nothing here: press a to add)", style: TextStyle(dim: true))) }
+        if rows.isEmpty {
+            let message = hasItems ? "  (no item matches the filter: press / to change it)" : "  (nothing here: press a to add)"
+            lines.append(Line(message, style: TextStyle(dim: true)))
+        }
         lines.append("")
         var cursor: (row: Int, column: Int)?
         switch keyboard.mode {
         case .browsing:
             lines.append(Line("a add  e edit  space done  d delete  K/J move  / filter  q quit", style: TextStyle(dim: true)))
         case .adding(let field):
-            lines.append(Line("New: " + field.text))
-            cursor = (lines.count - 1, 5 + field.cursor)
+            (lines, cursor) = fieldLine("New: ", field, below: lines, width: width)
         case .editing(_, let field):
-            lines.append(Line("Edit: " + field.text))
-            cursor = (lines.count - 1, 6 + field.cursor)
+            (lines, cursor) = fieldLine("Edit: ", field, below: lines, width: width)
         case .filtering(let field):
-            lines.append(Line("Filter: " + field.text))
-            cursor = (lines.count - 1, 8 + field.cursor)
+            (lines, cursor) = fieldLine("Filter: ", field, below: lines, width: width)
         }
         return Frame(lines: lines, cursor: cursor)
+    }
+
+    /// `lines` with a labelled text field added, and the cursor in it.
+    static func fieldLine(
+        _ label: String, _ field: TextFieldState, below lines: [Line], width: Int
+    ) -> ([Line], (row: Int, column: Int)?) {
+        let window = field.window(width: width - label.count)
+        return (lines + [Line([Span(label)] + window.spans())], (lines.count, label.count + window.cursorColumn))
     }
 }

@@ -16,16 +16,25 @@ public enum TodoScript {
 
     /// Runs `script`; returns what `list` commands printed, then the final list.
     public static func run(_ script: String) throws -> String {
+        var output = ""
+        try run(script) { output += $0 }
+        return output
+    }
+
+    /// Runs `script`, handing `print` the text of each `list` command as it runs and
+    /// the final list at the end; throws at the first line that cannot run, after
+    /// the lines before it have printed.
+    public static func run(_ script: String, print: (String) -> Void) throws {
         // Drivers and Signals deliver on the sharing scheduler: make it a
         // historical scheduler run to completion after each command, so that each
         // command has taken effect when the next one runs (no run loop needed).
         let scheduler = HistoricalScheduler()
-        return try SharingScheduler.mock(scheduler: scheduler) {
-            try execute(script, settle: { scheduler.start() })
+        try SharingScheduler.mock(scheduler: scheduler) {
+            try execute(script, print: print, settle: { scheduler.start() })
         }
     }
 
-    private static func execute(_ script: String, settle: () -> Void) throws -> String {
+    private static func execute(_ script: String, print: (String) -> Void, settle: () -> Void) throws {
         let add = PublishRelay<String>()
         let remove = PublishRelay<Int>()
         let toggle = PublishRelay<Int>()
@@ -43,12 +52,15 @@ public enum TodoScript {
         }).disposed(by: bag)
         viewModel.summary.drive(onNext: { summary = $0 }).disposed(by: bag)
         settle()
-        var output = ""
         func list() {
+            var output = ""
+            if visible.isEmpty, !viewModel.todos.value.isEmpty {
+                output += "(no item matches the filter '\(filter.value)')\n"
+            }
             for (index, item) in visible.enumerated() {
                 output += "\(index + 1). [\(item.isDone ? "x" : " ")] \(item.title)\n"
             }
-            output += "(\(summary))\n"
+            print(output + "(\(summary))\n")
         }
         for (number, rawLine) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -63,11 +75,20 @@ public enum TodoScript {
             func rest(from index: Int) -> String {
                 line.split(separator: " ", maxSplits: index).dropFirst(index).joined(separator: " ")
             }
+            func title(from index: Int, usage: String) throws -> String {
+                let title = rest(from: index)
+                guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw Failure(line: number + 1, message: "\(words[0]) needs a title (\(usage))")
+                }
+                return title
+            }
             switch words[0] {
-            case "add": add.accept(rest(from: 1))
+            case "add": add.accept(try title(from: 1, usage: "add TITLE"))
             case "remove": remove.accept(try item(words.count > 1 ? words[1] : nil).id)
             case "toggle": toggle.accept(try item(words.count > 1 ? words[1] : nil).id)
-            case "edit": rename.accept((try item(words.count > 1 ? words[1] : nil).id, rest(from: 2)))
+            case "edit":
+                let target = try item(words.count > 1 ? words[1] : nil)
+                rename.accept((target.id, try title(from: 2, usage: "edit N TITLE")))
             case "move":
                 let target = try item(words.count > 1 ? words[1] : nil)
                 switch words.count > 2 ? words[2] : "" {
@@ -82,6 +103,5 @@ public enum TodoScript {
             settle()
         }
         list()
-        return output
     }
 }

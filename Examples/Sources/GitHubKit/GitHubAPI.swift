@@ -56,11 +56,11 @@ public struct GitHubClient: GitHubAPI, APIClient {
     }
 
     public func repositories(of user: String, page: Int = 1, perPage: Int = 30) -> Single<RepositoryPage> {
-        perform(UserRepositoriesRequest(user: user, page: page, perPage: perPage))
+        perform(UserRepositoriesRequest(user: user, page: page, perPage: perPage), notFound: "no account “\(user)”")
     }
 
     public func repository(owner: String, name: String) -> Single<Repository> {
-        perform(RepositoryRequest(owner: owner, name: name))
+        perform(RepositoryRequest(owner: owner, name: name), notFound: "no repository “\(owner)/\(name)”")
     }
 
     /// Sends `request` (with this client's base URL and headers), retries it by
@@ -70,6 +70,12 @@ public struct GitHubClient: GitHubAPI, APIClient {
     /// perform(r):   --#(503)·backoff·--(Response|)      or   --#(GitHubError)
     /// ```
     public func perform<R: Request>(_ request: R) -> Single<R.Response> {
+        perform(request, notFound: nil)
+    }
+
+    /// ``perform(_:)``, with what a `404` means for this request
+    /// (`no account “nobody”`): GitHub's own message for it is only "Not Found".
+    func perform<R: Request>(_ request: R, notFound: String?) -> Single<R.Response> {
         let request = WithoutSessionRetry(configured(request))
         let policy = retryPolicy
         return session.send(request).asObservable()
@@ -83,7 +89,13 @@ public struct GitHubClient: GitHubAPI, APIClient {
                     throw HTTPError.undecodableBody(error, body: response.data)
                 }
             }
-            .catch { error in .error(GitHubError(error)) }
+            .catch { error -> Observable<R.Response> in
+                let error = GitHubError(error)
+                if case .notFound(let message) = error, let notFound {
+                    return .error(GitHubError.notFound(message: "\(notFound) (\(message))"))
+                }
+                return .error(error)
+            }
             .asSingle()
     }
 }

@@ -13,7 +13,8 @@ public enum GitHubError: Error, Sendable, CustomStringConvertible, LocalizedErro
     case rateLimited(RateLimit)
     /// `404`: no such user or repository.
     case notFound(message: String)
-    /// `422`: GitHub refused the query (GitHub's message, e.g. "Validation Failed").
+    /// `422`: GitHub refused the query: GitHub's message and the reasons its
+    /// `errors` give ("Validation Failed: stars:>99999999999 is out of range ...").
     case invalidQuery(message: String)
     /// Another non-2xx status after the retries (`5xx` usually), with GitHub's
     /// `message` when the body has one.
@@ -140,10 +141,21 @@ public enum GitHubError: Error, Sendable, CustomStringConvertible, LocalizedErro
         }
     }
 
-    /// GitHub's `message` field of an error body.
+    /// GitHub's `message` field of an error body, followed by the reasons of its
+    /// `errors` list when it has one: each error's own `message`, or its `field`
+    /// and `code` (`{"field": "q", "code": "missing"}` is "q is missing").
     static func message(in body: Data) -> String? {
-        struct Body: Decodable { var message: String? }
-        return (try? JSONDecoder().decode(Body.self, from: body))?.message
+        struct Detail: Decodable { var message: String?; var field: String?; var code: String? }
+        struct Body: Decodable { var message: String?; var errors: [Detail]? }
+        guard let decoded = try? JSONDecoder().decode(Body.self, from: body) else { return nil }
+        let reasons = (decoded.errors ?? []).compactMap { detail -> String? in
+            if let message = detail.message, !message.isEmpty { return message }
+            guard let code = detail.code else { return nil }
+            let field = detail.field ?? "the request"
+            return code == "missing" || code == "missing_field" ? "\(field) is missing" : "\(field) is \(code.replacingOccurrences(of: "_", with: " "))"
+        }
+        guard let message = decoded.message else { return reasons.isEmpty ? nil : reasons.joined(separator: "; ") }
+        return reasons.isEmpty ? message : message + ": " + reasons.joined(separator: "; ")
     }
 }
 

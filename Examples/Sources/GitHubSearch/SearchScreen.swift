@@ -92,6 +92,7 @@ public final class SearchScreen: BusyReportingScreen {
     }
 
     static let spinnerFrames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+    static let searchLabel = "Search: "
 
     /// Draws one frame.
     static func frame(
@@ -103,6 +104,7 @@ public final class SearchScreen: BusyReportingScreen {
             return detailsFrame(details, size: size, spinner: spinner)
         }
         let width = max(size.columns, 10)
+        let field = state.field.window(width: width - searchLabel.count)
         // A notice takes the source's place: it matters more, and both rarely fit.
         let title = [
             Span("GitHub search", style: TextStyle(bold: true)),
@@ -110,7 +112,7 @@ public final class SearchScreen: BusyReportingScreen {
         ]
         var lines: [Line] = [
             Line(title),
-            Line([Span("Search: ", style: TextStyle(bold: true)), Span(state.field.text)]),
+            Line([Span(searchLabel, style: TextStyle(bold: true))] + field.spans()),
             statusLine(summary, fieldText: state.field.text, spinner: spinner),
             Line(String(repeating: "─", count: width), style: TextStyle(dim: true)),
         ]
@@ -132,7 +134,7 @@ public final class SearchScreen: BusyReportingScreen {
         lines.append(Line(
             "Type to search  ↑/↓ select  Enter details  r retry  Esc quit",
             style: TextStyle(dim: true)))
-        return Frame(lines: lines, cursor: (row: 1, column: "Search: ".count + state.field.cursorColumn))
+        return Frame(lines: lines, cursor: (row: 1, column: searchLabel.count + field.cursorColumn))
     }
 
     static func statusLine(_ summary: SearchSummary, fieldText: String, spinner: String) -> Line {
@@ -200,8 +202,11 @@ public final class SearchScreen: BusyReportingScreen {
         }
         lines.append("")
         lines.append(Line([
-            Span("★ \(grouped(repository.stargazersCount)) stars", style: TextStyle(foreground: .yellow)),
-            Span("   \(grouped(repository.forksCount)) forks   \(grouped(repository.openIssuesCount)) open issues   \(grouped(repository.watchersCount)) watchers"),
+            Span("★ " + counted(repository.stargazersCount, "star"), style: TextStyle(foreground: .yellow)),
+            Span("   " + [
+                counted(repository.forksCount, "fork"), counted(repository.openIssuesCount, "open issue"),
+                counted(repository.watchersCount, "watcher"),
+            ].joined(separator: "   ")),
         ]))
         lines.append(Line(
             "Language: \(repository.language ?? "—")   License: \(repository.license ?? "—")   Default branch: \(repository.defaultBranch ?? "—")"))
@@ -237,6 +242,11 @@ public final class SearchScreen: BusyReportingScreen {
     }
 
     /// `12,345`.
+    /// `1 fork`, `2 forks`, `1,024 forks`.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     static func grouped(_ count: Int) -> String {
         let digits = Array(String(count))
         var result = ""

@@ -23,6 +23,9 @@ public struct DemoCommandLine {
     public var keys: [String]
     /// How the non-interactive mode waits for the app (see ``ScriptedRun``).
     public var scriptedRun = ScriptedRun()
+    /// Other ways to run the app, each its own form of the usage line
+    /// (`["--script <file>"]`: `USAGE: todo [--input <keys>] | todo --script <file>`).
+    public var otherUsage: [String] = []
 
     public init(name: String, abstract: String, keys: [String]) {
         self.name = name
@@ -30,12 +33,17 @@ public struct DemoCommandLine {
         self.keys = keys
     }
 
+    /// `USAGE: name [--input <keys>]`, and the ``otherUsage`` forms.
+    public var usage: String {
+        "USAGE: " + (["\(name) [--input <keys>]"] + otherUsage.map { "\(name) \($0)" }).joined(separator: " | ")
+    }
+
     /// What `--help` prints.
     public var help: String {
         """
         \(abstract)
 
-        USAGE: \(name) [--input <keys>]
+        \(usage)
 
         OPTIONS:
           --input <keys>   Don't open the terminal: press these keys, print the screen and
@@ -98,7 +106,7 @@ public struct DemoCommandLine {
         do {
             mode = try self.mode(for: Array(CommandLine.arguments.dropFirst()), standardInputIsTerminal: isatty(STDIN_FILENO) == 1)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error.message)\nUsage: \(name) [--input <keys>]\n  See '\(name) --help' for more information.\n".utf8))
+            FileHandle.standardError.write(Data("error: \(error.message)\n\(usage)\n  See '\(name) --help' for more information.\n".utf8))
             exit(64)
         }
         switch mode {

@@ -11,12 +11,17 @@ import Ripple
 /// ``BusyReportingScreen``, that it is not busy. Typed text arrives as a
 /// burst, as a paste would; before every other key (Enter, arrows, Tab, Esc...) the
 /// run waits for the app to settle, so that a Down after a query acts on its results.
-/// A quit key (Esc, Ctrl-C, `q` in the counter) ends the run early; so does
-/// ``timeout``, with exit status 1.
+/// A quit key (Esc, Ctrl-C, `q` in the counter) ends the run early; so does a
+/// step that does not settle within ``timeout``, with exit status 1.
 public struct ScriptedRun: Sendable {
-    /// How long no frame must be drawn before the app counts as settled.
+    /// How long no frame must be drawn before the app counts as settled. Keep it
+    /// short: it is paid before every key that is not text. An app that waits for
+    /// something longer (a debounce, a request) says so with
+    /// ``BusyReportingScreen/isBusy`` instead.
     public var quietPeriod: TimeInterval
-    /// The longest the whole run may take.
+    /// The longest one step may wait for the app to settle: before a key that is
+    /// not text, and after the last key. Each step has its own deadline, so a long
+    /// script is not cut short.
     public var timeout: TimeInterval
     /// The virtual terminal's size.
     public var size: TerminalSize
@@ -44,21 +49,15 @@ public struct ScriptedRun: Sendable {
         // Called on the main queue only, as `TerminalApp.run` calls it.
         let exitHandler = UncheckedSendable(onExit)
         let thread = Thread {
-            let deadline = Date().addingTimeInterval(run.timeout)
-            var settled = true
-            for key in keys where !quit.isSet {
-                if case .character = key {} else if case .paste = key {} else {
-                    settled = run.waitUntilQuiet(terminal, busy: busy, deadline: deadline)
-                }
+            let outcome = run.feed(keys, to: terminal, busy: busy, quit: quit) { key in
                 DispatchQueue.main.sync { terminal.press(key) }
             }
-            if !quit.isSet { settled = run.waitUntilQuiet(terminal, busy: busy, deadline: deadline) && settled }
             DispatchQueue.main.async {
                 let text = ScriptedRun.printable(terminal.screen)
                 FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 exitHandler.value()
-                if !settled {
-                    FileHandle.standardError.write(Data("error: the app did not settle within \(Int(run.timeout)) seconds\n".utf8))
+                if let unsettled = outcome {
+                    FileHandle.standardError.write(Data("error: the app did not settle within \(Int(run.timeout)) seconds \(unsettled)\n".utf8))
                     exit(1)
                 }
                 exit(0)
@@ -67,6 +66,27 @@ public struct ScriptedRun: Sendable {
         thread.name = "ripple.scripted-run"
         thread.start()
         dispatchMain()
+    }
+
+    /// Presses `keys` with `press`, waiting for `terminal` to settle before each
+    /// key that is not text and after the last one, until `quit` is set. Returns
+    /// `nil` when every step settled, else which step did not ("before key 3 of 9
+    /// (Down)", "after the last key"); the run goes on after such a step, so the
+    /// screen printed at the end is the one the keys lead to.
+    func feed(_ keys: [Key], to terminal: VirtualTerminal, busy: BusyFlag, quit: QuitFlag, press: (Key) -> Void) -> String? {
+        var unsettled: String?
+        for (index, key) in keys.enumerated() where !quit.isSet {
+            if case .character = key {} else if case .paste = key {} else {
+                if !waitUntilQuiet(terminal, busy: busy, deadline: Date().addingTimeInterval(timeout)), unsettled == nil {
+                    unsettled = "before key \(index + 1) of \(keys.count) (\(key))"
+                }
+            }
+            press(key)
+        }
+        if !quit.isSet, !waitUntilQuiet(terminal, busy: busy, deadline: Date().addingTimeInterval(timeout)), unsettled == nil {
+            unsettled = "after the last key"
+        }
+        return unsettled
     }
 
     /// Waits until no frame was drawn for ``quietPeriod`` while not busy; `false`
@@ -106,7 +126,7 @@ public struct ScriptedRun: Sendable {
         var decoder = KeyDecoder()
         var text = ""
         func flush() {
-            keys += decoder.feed(Array(text.utf8))
+            keys += decoder.feed(Array(text.utf8)) + decoder.flush()
             text = ""
         }
         var iterator = script.unicodeScalars.makeIterator()
@@ -143,8 +163,7 @@ public struct ScriptedRun: Sendable {
 
     /// The keys of raw input bytes (standard input that is not a terminal).
     public static func keys(fromBytes bytes: [UInt8]) -> [Key] {
-        var decoder = KeyDecoder()
-        return decoder.feed(bytes)
+        KeyDecoder.keys(bytes)
     }
 
     static let namedKeys: [String: Key] = [

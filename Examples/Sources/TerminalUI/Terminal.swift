@@ -114,6 +114,13 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
             var decoder = KeyDecoder()
             var buffer = [UInt8](repeating: 0, count: 256)
             while true {
+                // A lone Esc (or the start of a sequence) is a key of its own
+                // when nothing follows it within the escape delay.
+                if decoder.isWaitingForMore, !Terminal.waitForInput(input, seconds: KeyDecoder.escapeDelay) {
+                    guard let self else { return }
+                    for key in decoder.flush() { self.keySubject.onNext(key) }
+                    continue
+                }
                 let count = read(input, &buffer, buffer.count)
                 guard count > 0, let self else { return }
                 for key in decoder.feed(Array(buffer[0..<count])) {
@@ -137,6 +144,12 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
         resize.resume()
         signalSources = [resize]
         TerminalRestorer.installSignalHandlers()
+    }
+
+    /// `true` when `descriptor` has bytes to read within `seconds`.
+    static func waitForInput(_ descriptor: Int32, seconds: TimeInterval) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, Int32(seconds * 1000)) > 0
     }
 
     static func querySize(_ descriptor: Int32) -> TerminalSize? {

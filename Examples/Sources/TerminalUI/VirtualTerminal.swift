@@ -32,15 +32,17 @@ public final class VirtualTerminal: TerminalHost, @unchecked Sendable {
     }
 
     /// Sends raw input bytes through a ``KeyDecoder``, as the real ``Terminal``
-    /// does: a multi-scalar character arrives as one key per scalar.
-    public func send(bytes: [UInt8]) {
-        let keys = lock.withLock { decoder.feed(bytes) }
+    /// does: a multi-scalar character arrives as one key per scalar. The bytes are
+    /// one write followed by a pause: a trailing lone Esc is the Esc key (see
+    /// ``KeyDecoder/flush()``); pass `more: true` for a write whose rest follows.
+    public func send(bytes: [UInt8], more: Bool = false) {
+        let keys = lock.withLock { decoder.feed(bytes) + (more || !decoder.isWaitingForMore ? [] : decoder.flush()) }
         keys.forEach(keySubject.onNext)
     }
 
-    /// Sends `text`'s UTF-8 bytes (see ``send(bytes:)``).
-    public func send(_ text: String) {
-        send(bytes: Array(text.utf8))
+    /// Sends `text`'s UTF-8 bytes (see ``send(bytes:more:)``).
+    public func send(_ text: String, more: Bool = false) {
+        send(bytes: Array(text.utf8), more: more)
     }
 
     /// Pastes `text`, as a terminal in bracketed-paste mode sends it: one key.

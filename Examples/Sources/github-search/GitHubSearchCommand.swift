@@ -39,10 +39,10 @@ struct GitHubSearchCommand: ParsableCommand {
     )
 
     /// `swift run github-search -- --flag` passes the `--` on; read the rest as options.
+    /// A negative number after an option is its value (`--per-page -1`), so that
+    /// the option's own validation reports it.
     static func main() {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "--" { arguments.removeFirst() }
-        main(arguments)
+        main(CommandLineArguments.normalized(Array(CommandLine.arguments.dropFirst())))
     }
 
     @Option(help: ArgumentHelp("Use this GitHub-compatible API instead of the embedded mock (e.g. https://api.github.com).", valueName: "url"))
@@ -71,6 +71,9 @@ struct GitHubSearchCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Record the timeline of the app's named streams and write it as a Chrome trace (Perfetto, chrome://tracing) on exit.", valueName: "file"))
     var trace: String?
+
+    @Option(help: ArgumentHelp("Record what is subscribed to what and write the live subscription graph on exit, in the format of the file's extension: .html (a page that draws it), .dot, .mmd (Mermaid), .json or .txt (a tree).", valueName: "file"))
+    var graph: String?
 
     @Option(help: ArgumentHelp("Time limit of one HTTP request, in seconds.", valueName: "seconds"))
     var timeout = 10.0
@@ -114,6 +117,9 @@ struct GitHubSearchCommand: ParsableCommand {
         if let query, query.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--query must not be empty.")
         }
+        if let mockRateLimit, mockRateLimit < 1 {
+            throw ValidationError("--mock-rate-limit must be at least 1 request per minute, not \(mockRateLimit).")
+        }
         let behavior = try mockBehavior()
         do {
             try behavior.validate()
@@ -130,7 +136,15 @@ struct GitHubSearchCommand: ParsableCommand {
     func run() throws {
         let recorder = trace.map { _ in TraceRecorder() }
         recorder?.start()
-        let writeTrace = {
+        // Before anything is built: chains built while recording keep every
+        // operator as a node of its own.
+        if graph != nil {
+            Hooks.recordsOperatorSites = true
+        }
+        let writeTrace = { [graph] in
+            if let graph {
+                Self.writeGraph(SubscriptionGraph.current(), to: graph)
+            }
             guard let recorder, let trace else { return }
             recorder.stop()
             do {
@@ -224,8 +238,10 @@ struct GitHubSearchCommand: ParsableCommand {
 
         MainActor.assumeIsolated {
             if let scriptedKeys {
-                // Settled: longer than the debounce, and the spinner redraws while loading.
-                let run = ScriptedRun(quietPeriod: 0.6, timeout: timeout * 4 + 10, size: TerminalSize(rows: 24, columns: 100))
+                // The screen reports the debounce and the requests as busy, so the
+                // default quiet period is enough; a step may take a request's
+                // retries and their backoff.
+                let run = ScriptedRun(timeout: timeout * 4 + 10, size: TerminalSize(rows: 24, columns: 100))
                 run.run(keys: scriptedKeys, onExit: writeTrace) { host in
                     SearchScreen(host: host, store: store, source: source, notice: cacheNotice)
                 }
@@ -233,6 +249,24 @@ struct GitHubSearchCommand: ParsableCommand {
             TerminalApp.run(onExit: writeTrace) { host in
                 SearchScreen(host: host, store: store, source: source, notice: cacheNotice)
             }
+        }
+    }
+
+    /// Writes `graph` to `path`, in the format its extension names (HTML otherwise).
+    static func writeGraph(_ graph: SubscriptionGraph, to path: String) {
+        let text: String
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "dot", "gv": text = graph.dot
+        case "mmd", "mermaid": text = graph.mermaid
+        case "json": text = graph.json()
+        case "txt": text = graph.textTree
+        default: text = graph.html
+        }
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            printError("graph: \(graph.nodes.count) nodes and \(graph.edges.count) edges written to \(path)", prefix: "")
+        } catch {
+            printError("could not write the graph to \(path): \(error)")
         }
     }
 
@@ -276,15 +310,10 @@ struct GitHubSearchCommand: ParsableCommand {
     func mockBehavior() throws -> MockGitHubConfiguration.Behavior {
         var behavior = MockGitHubConfiguration.Behavior(failureRate: mockFailureRate, malformedJSONRate: mockMalformedJSONRate)
         if let mockLatency {
-            let parts = mockLatency.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            switch (parts.count, parts.first ?? nil, parts.last ?? nil) {
-            case (1, let value?, _) where value >= 0:
-                behavior.latency = value == 0 ? .none : .fixed(.milliseconds(value))
-            case (2, let low?, let high?) where low >= 0 && low <= high:
-                behavior.latency = .uniform(.milliseconds(low), .milliseconds(high))
-            default:
+            guard let latency = MockGitHubConfiguration.Latency(milliseconds: mockLatency) else {
                 throw ValidationError("--mock-latency-ms takes milliseconds (200) or a range (50-400), not '\(mockLatency)'.")
             }
+            behavior.latency = latency
         }
         if let mockRateLimit {
             behavior.rateLimit = .init(limit: mockRateLimit, window: .seconds(60))

@@ -21,10 +21,10 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
     )
 
     /// `swift run mock-github-api -- --flag` passes the `--` on; read the rest as options.
+    /// A negative number after an option is its value (`--port -1`), so that the
+    /// option's own validation reports it.
     static func main() async {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "--" { arguments.removeFirst() }
-        await main(arguments)
+        await main(CommandLineArguments.normalized(Array(CommandLine.arguments.dropFirst())))
     }
 
     @Option(help: "The address to listen on.")
@@ -73,7 +73,17 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
         guard rateLimitWindow.isFinite, rateLimitWindow > 0, rateLimitWindow <= 31_536_000 else {
             throw ValidationError("--rate-limit-window must be a number of seconds greater than 0 and at most 31536000 (a year), not '\(rateLimitWindow)'.")
         }
-        if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must not be negative.") }
+        if let rateLimit, rateLimit < 1 {
+            throw ValidationError("--rate-limit must be at least 1 request per window, not \(rateLimit).")
+        }
+        guard let url = URL(string: htmlBaseURL), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false else {
+            throw ValidationError("--html-base-url must be an http(s) URL such as \(MockGitHubConfiguration.defaultHTMLBaseURL), not '\(htmlBaseURL)'.")
+        }
+        if let fixtures, !FileManager.default.isReadableFile(atPath: fixtures) {
+            let reason = FileManager.default.fileExists(atPath: fixtures) ? "it cannot be read" : "no such file"
+            throw ValidationError("--fixtures: cannot read '\(fixtures)' (\(reason)).")
+        }
         let behavior = try makeBehavior()
         do {
             try behavior.validate()
@@ -89,8 +99,8 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
             do {
                 configuration.fixtures = try FixtureSet(jsonData: Data(contentsOf: URL(fileURLWithPath: fixtures)))
             } catch {
-                printError("Could not read the fixture file \(fixtures): \(error)")
-                throw ExitCode.failure
+                printError("the fixture file \(fixtures) is not a fixture set: \(Self.oneLine(error))")
+                throw ExitCode.validationFailure
             }
         }
 
@@ -120,16 +130,10 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
 
     private func parsedLatency() throws -> MockGitHubConfiguration.Latency {
         guard let latency else { return .none }
-        let parts = latency.split(separator: "-", omittingEmptySubsequences: false)
-        let values = parts.map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        switch (parts.count, values.first ?? nil, values.last ?? nil) {
-        case (1, let value?, _) where value >= 0:
-            return value == 0 ? .none : .fixed(.milliseconds(value))
-        case (2, let low?, let high?) where low >= 0 && low <= high:
-            return .uniform(.milliseconds(low), .milliseconds(high))
-        default:
+        guard let parsed = MockGitHubConfiguration.Latency(milliseconds: latency) else {
             throw ValidationError("--latency-ms takes milliseconds (200) or a range (50-400), not '\(latency)'.")
         }
+        return parsed
     }
 
     private func makeBehavior() throws -> MockGitHubConfiguration.Behavior {
@@ -143,6 +147,21 @@ struct MockGitHubAPICommand: AsyncParsableCommand {
             behavior.rateLimit = .init(limit: rateLimit, window: .milliseconds(Int64((rateLimitWindow * 1000).rounded())))
         }
         return behavior
+    }
+
+    /// An error on one line: a decoding error's description and coding path
+    /// rather than its whole dump.
+    private static func oneLine(_ error: Error) -> String {
+        let text: String
+        switch error {
+        case DecodingError.dataCorrupted(let context), DecodingError.keyNotFound(_, let context),
+             DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            text = path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        default:
+            text = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        }
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     private static func exampleLogin(_ configuration: MockGitHubConfiguration) -> String {

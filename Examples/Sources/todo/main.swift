@@ -6,7 +6,7 @@ import TerminalUI
 // ListView that renders only the rows a change inserts or updates.
 // `todo --help` for the options.
 
-let commandLine = DemoCommandLine(
+var commandLine = DemoCommandLine(
     name: "todo",
     abstract: "A to-do list on an ObservableArray: every edit is one ArrayChange, drawn incrementally.",
     keys: [
@@ -31,6 +31,8 @@ let scriptHelp = """
                        (N: position in the visible list, from 1)
     """
 
+commandLine.otherUsage = ["--script <file>"]
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--" { arguments.removeFirst() }
 if arguments.contains("-h") || arguments.contains("--help") {
@@ -38,9 +40,17 @@ if arguments.contains("-h") || arguments.contains("--help") {
     exit(0)
 }
 if let index = arguments.firstIndex(of: "--script") {
-    guard arguments.indices.contains(index + 1) else {
-        FileHandle.standardError.write(Data("error: missing value for '--script <file>'\n  See 'todo --help' for more information.\n".utf8))
+    func usageError(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n\(commandLine.usage)\n  See 'todo --help' for more information.\n".utf8))
         exit(64)
+    }
+    guard arguments.indices.contains(index + 1) else { usageError("missing value for '--script <file>'") }
+    var others = arguments
+    others.removeSubrange(index...index + 1)
+    if let other = others.first {
+        usageError(other == "--input" || other.hasPrefix("--input=")
+            ? "--script and --input cannot be used together (a script runs commands, --input presses keys)"
+            : "unexpected argument '\(other)' with --script")
     }
     let path = arguments[index + 1]
     let text: String
@@ -53,7 +63,8 @@ if let index = arguments.firstIndex(of: "--script") {
         exit(1)
     }
     do {
-        print(try TodoScript.run(text), terminator: "")
+        // Printed as each `list` runs, so that a later failing line keeps it.
+        try TodoScript.run(text) { FileHandle.standardOutput.write(Data($0.utf8)) }
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))

@@ -99,6 +99,31 @@ final class TodoScreenTests: XCTestCase {
         binding.dispose()
     }
 
+    func testAFilterThatHidesEveryItemSaysSo() {
+        let terminal = VirtualTerminal(size: TerminalSize(rows: 10, columns: 60))
+        let screen = TodoScreen(host: terminal, items: [TodoItem(id: 1, title: "milk")])
+        let binding = TerminalApp.bind(screen, to: terminal) {}
+        XCTAssertTrue(waitForMain { terminal.screen.lines[2] == "> [ ] milk" })
+        terminal.press(.character("/"))
+        terminal.type("zz")
+        XCTAssertTrue(waitForMain { terminal.screen.lines[2] == "  (no item matches the filter: press / to change it)" }, "\(terminal.screen.lines)")
+        terminal.press(.enter, .character("/"), .backspace, .backspace, .enter, .character("d"))
+        XCTAssertTrue(waitForMain { terminal.screen.lines[2] == "  (nothing here: press a to add)" }, "\(terminal.screen.lines)")
+        withExtendedLifetime(screen) { binding.dispose() }
+    }
+
+    func testTheTextFieldScrolls() {
+        let terminal = VirtualTerminal(size: TerminalSize(rows: 10, columns: 40))
+        let screen = TodoScreen(host: terminal)
+        let binding = TerminalApp.bind(screen, to: terminal) {}
+        XCTAssertTrue(waitForMain { terminal.screen.lines[2] == "  (nothing here: press a to add)" })
+        terminal.send("a" + String(repeating: "y", count: 60) + "END")
+        XCTAssertTrue(waitForMain { terminal.screen.lines.contains("New: …" + String(repeating: "y", count: 30) + "END") },
+                      "\(terminal.screen.lines)")
+        XCTAssertEqual(terminal.screen.cursor?.column, 39)
+        withExtendedLifetime(screen) { binding.dispose() }
+    }
+
     /// Runs the main queue (where Drivers deliver) until `condition` holds.
     private func waitForMain(timeout: TimeInterval = 2, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -131,6 +156,36 @@ final class TodoScriptTests: XCTestCase {
             (1 to do, 1 done)
 
             """)
+    }
+
+    /// A failing line keeps what the `list` lines before it printed: they are
+    /// handed out as they run.
+    func testListOutputIsPrintedAsTheScriptRuns() {
+        var printed: [String] = []
+        XCTAssertThrowsError(try TodoScript.run("add milk\nlist\nremove 9\nlist") { printed.append($0) }) { error in
+            XCTAssertEqual("\(error)", "line 3: no item 9 (the list has 1)")
+        }
+        XCTAssertEqual(printed, ["1. [ ] milk\n(1 to do, 0 done)\n"])
+    }
+
+    func testAddAndEditWithoutATitleAreErrors() {
+        XCTAssertThrowsError(try TodoScript.run("add")) { error in
+            XCTAssertEqual("\(error)", "line 1: add needs a title (add TITLE)")
+        }
+        XCTAssertThrowsError(try TodoScript.run("add milk\nadd   ")) { error in
+            XCTAssertEqual("\(error)", "line 2: add needs a title (add TITLE)")
+        }
+        XCTAssertThrowsError(try TodoScript.run("add milk\nedit 1")) { error in
+            XCTAssertEqual("\(error)", "line 2: edit needs a title (edit N TITLE)")
+        }
+        XCTAssertThrowsError(try TodoScript.run("edit 1 title")) { error in
+            XCTAssertEqual("\(error)", "line 1: no item 1 (the list has 0)")
+        }
+    }
+
+    func testAListThatTheFilterEmptiesSaysSo() throws {
+        XCTAssertEqual(try TodoScript.run("add milk\nfilter zz"), "(no item matches the filter 'zz')\n(1 to do, 0 done)\n")
+        XCTAssertEqual(try TodoScript.run("list"), "(0 to do, 0 done)\n(0 to do, 0 done)\n")
     }
 
     func testABadCommandNamesItsLine() {

@@ -101,6 +101,37 @@ final class CommandLineTests: MockServerTestCase {
         XCTAssertTrue(names.contains("query mode results: next"), "\(names)")
     }
 
+    func testGraphWritesTheLiveSearchPipeline() throws {
+        let graph = temporaryFile("graph.json")
+        let result = try GitHubSearchExecutable.run(["--no-cache", "--input", "ripple", "--graph", graph.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("edges written to \(graph.path)"), result.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: graph)) as? [String: Any])
+        XCTAssertEqual(json["schema"] as? String, "ripple.subscription-graph")
+        let nodes = try XCTUnwrap(json["nodes"] as? [[String: Any]])
+        let operators = Set(nodes.compactMap { $0["operator"] as? String })
+        for name in ["debounce", "distinctUntilChanged", "flatMapLatest", "observe(on:)", "share"] {
+            XCTAssertTrue(operators.contains(name), "\(name) in \(operators.sorted())")
+        }
+        let files = Set(nodes.compactMap { ($0["site"] as? [String: Any])?["file"] as? String })
+        XCTAssertTrue(files.contains("GitHubSearch/SearchViewModel.swift"), "\(files.sorted())")
+    }
+
+    /// The reason the API gives is shown: for a 422 the `errors` messages (it used
+    /// to be "GitHub refused the query: Validation Failed" alone), for a 404 what
+    /// was not found (it used to be "Not found: Not Found").
+    func testARefusedQueryShowsTheReasonTheAPIGives() throws {
+        let refused = try GitHubSearchExecutable.run(["--query", "stars:>9223372036854775807", "--no-cache"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(
+            refused.stderr.hasPrefix(
+                "error: GitHub refused the query: Validation Failed: stars:>9223372036854775807 is out of range: numbers must be between "),
+            refused.stderr)
+        let unknown = try GitHubSearchExecutable.run(["--query", "@nobody-here", "--no-cache"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderr, "error: Not found: no account “nobody-here” (Not Found)\n")
+    }
+
     func testInvalidOptions() throws {
         let result = try GitHubSearchExecutable.run(["--api-url", "ftp://x", "--query", "a"])
         XCTAssertEqual(result.status, 64)

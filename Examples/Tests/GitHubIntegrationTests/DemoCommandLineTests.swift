@@ -94,4 +94,62 @@ final class DemoCommandLineTests: MockServerTestCase {
         XCTAssertEqual(window.status, 64)
         XCTAssertTrue(window.stderr.contains("--rate-limit-window must be a number of seconds"), window.stderr)
     }
+
+    /// `--port -1` used to say "Missing value for '--port <port>'" (ArgumentParser
+    /// reads `-1` as an option): a negative number gets the option's range message.
+    func testNegativeNumbersGetTheRangeMessage() throws {
+        let cases: [(String, [String], String)] = [
+            ("mock-github-api", ["--port", "-1"], "--port must be between 0 and 65535"),
+            ("mock-github-api", ["--latency-ms", "-5"], "--latency-ms takes milliseconds (200) or a range (50-400), not '-5'"),
+            ("mock-github-api", ["--rate-limit", "-3"], "--rate-limit must be at least 1 request per window, not -3"),
+            ("mock-github-api", ["--failure-rate", "-0.5"], "failure rate -0.5 is not between 0 and 1"),
+            ("github-search", ["--per-page", "-1", "--query", "x"], "--per-page must be between 1 and 100"),
+            ("github-search", ["--page", "-2", "--query", "x"], "--page must be at least 1"),
+            ("github-search", ["--timeout", "-.5", "--query", "x"], "--timeout must be a number of seconds greater than 0"),
+            ("github-search", ["--mock-latency-ms", "-5", "--query", "x"], "--mock-latency-ms takes milliseconds"),
+        ]
+        for (name, arguments, message) in cases {
+            let result = try assertUsageError(name, arguments, message)
+            XCTAssertFalse(result.stderr.contains("Missing value"), result.stderr)
+        }
+    }
+
+    /// Runs `name` with `arguments`, expecting a usage error (status 64) that says `message`.
+    @discardableResult
+    private func assertUsageError(_ name: String, _ arguments: [String], _ message: String, line: UInt = #line) throws -> CommandResult {
+        let result = try DemoExecutable.run(name, arguments)
+        XCTAssertEqual(result.status, 64, "\(name) \(arguments): \(result.stderr)", line: line)
+        XCTAssertTrue(result.stderr.contains(message), "\(name) \(arguments): \(result.stderr)", line: line)
+        return result
+    }
+
+    func testMockServerArgumentsAreValidated() throws {
+        let missing = try assertUsageError(
+            "mock-github-api", ["--fixtures", "/nonexistent/fixtures.json"], "Error: --fixtures: cannot read '/nonexistent/fixtures.json' (no such file).\n")
+        XCTAssertFalse(missing.stderr.contains("NSCocoaErrorDomain"), missing.stderr)
+
+        let notFixtures = temporaryFile("fixtures.json")
+        try Data(#"{"accounts": 3}"#.utf8).write(to: notFixtures)
+        let invalid = try assertUsageError(
+            "mock-github-api", ["--fixtures", notFixtures.path, "--port", "0"], "error: the fixture file \(notFixtures.path) is not a fixture set: ")
+        XCTAssertEqual(invalid.stderr.split(separator: "\n").count, 1, invalid.stderr)
+
+        try assertUsageError("mock-github-api", ["--html-base-url", "notaurl"], "--html-base-url must be an http(s) URL")
+        try assertUsageError("mock-github-api", ["--rate-limit", "0"], "--rate-limit must be at least 1 request per window, not 0")
+        try assertUsageError("github-search", ["--mock-rate-limit", "0", "--query", "x"], "--mock-rate-limit must be at least 1")
+    }
+
+    /// `--input` with many keys that are not text: each waits for the screen to
+    /// settle, which used to cost 0.6 s a key under one deadline for the whole
+    /// run (86 Downs failed after 50 s with "did not settle").
+    func testManyNonTextKeysSettleQuicklyAndEachStepHasItsOwnDeadline() throws {
+        let start = Date()
+        let result = try DemoExecutable.run(
+            "github-search", ["--no-cache", "--timeout", "2", "--input", "swift" + String(repeating: "{down}", count: 86)], timeout: 120)
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Search: swift"), result.stdout)
+        XCTAssertEqual(result.stdout.split(separator: "\n").filter { $0.hasPrefix("›") }.count, 1, result.stdout)
+        XCTAssertLessThan(elapsed, 86 * 0.3, "settling costs far less than 0.6 s a key when nothing is pending")
+    }
 }

@@ -32,24 +32,94 @@ final class TerminalRestoreProcessTests: XCTestCase {
     }
 
     private func runCounterOnAPseudoTerminal(killedWith signal: Int32) throws -> Run {
+        let terminal = try PseudoTerminal()
+        let before = terminal.settings()
+        let process = try terminal.run("counter")
+        // The first frame is drawn after raw mode, the alternate screen and the handlers.
+        terminal.read(for: 20) { $0.contains("Count: ") }
+        kill(process.processIdentifier, signal)
+        terminal.read(for: 10) { $0.contains("\u{1B}[?1049l") }
+        if !PseudoTerminal.wait(for: process, seconds: 10) {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("signal \(signal): counter did not end")
+        }
+        process.waitUntilExit()
+        let after = terminal.settings()
+        let restored = after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag
+        return Run(
+            output: terminal.output,
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : -1,
+            settingsRestored: restored)
+    }
+}
+
+/// Keys as a real terminal sends them, read by the real `Terminal` (raw mode, the
+/// reader thread and its escape delay), not the in-memory one.
+final class TerminalKeysProcessTests: XCTestCase {
+    /// Alt+Backspace deletes a word and F1 is ignored (they used to quit the app,
+    /// or type "OP"); a lone Esc still quits, after the escape delay.
+    func testAltKeysEditAndALoneEscQuits() throws {
+        let terminal = try PseudoTerminal()
+        let process = try terminal.run("characters-left")
+        terminal.read(for: 20) { $0.contains("characters left") }
+        for keys in ["abc def", "\u{1B}\u{7F}", "X", "\u{1B}OP", "\u{1B}b", "\u{1B}f"] {
+            terminal.write(keys)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        terminal.read(for: 10) { $0.contains("abc X") }
+        XCTAssertTrue(process.isRunning, "an Alt key or F1 quit the app: \(terminal.output.debugDescription)")
+        XCTAssertFalse(terminal.output.contains("OP"), terminal.output.debugDescription)
+        XCTAssertTrue(terminal.output.contains("abc X"), terminal.output.debugDescription)
+
+        terminal.write("\u{1B}")
+        let quit = PseudoTerminal.wait(for: process, seconds: 10)
+        if !quit { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        XCTAssertTrue(quit, "Esc alone did not quit")
+        XCTAssertEqual(process.terminationStatus, 0)
+    }
+}
+
+/// A pseudo-terminal with a demo executable on its slave side, for tests that need
+/// a real terminal.
+final class PseudoTerminal {
+    let master: Int32
+    let slave: Int32
+    private var received = Data()
+
+    init() throws {
         // Glibc's module does not export posix_openpt/unlockpt/ptsname; these are the
         // Linux ioctls behind them (grantpt is a no-op with devpts).
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         guard master >= 0 else { throw XCTSkip("no pseudo-terminals here (/dev/ptmx)") }
-        defer { close(master) }
         var unlock: Int32 = 0
         XCTAssertEqual(ioctl(master, UInt(0x4004_5431) /* TIOCSPTLCK */, &unlock), 0)
         var number: UInt32 = 0
         XCTAssertEqual(ioctl(master, UInt(0x8004_5430) /* TIOCGPTN */, &number), 0)
-        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         XCTAssertGreaterThanOrEqual(slave, 0)
         var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
-        var before = termios()
-        tcgetattr(slave, &before)
+    }
 
+    deinit {
+        close(slave)
+        close(master)
+    }
+
+    /// The slave side's terminal settings.
+    func settings() -> termios {
+        var settings = termios()
+        tcgetattr(slave, &settings)
+        return settings
+    }
+
+    /// Starts the demo executable `name` with the slave side as its standard
+    /// input, output and error.
+    func run(_ name: String, _ arguments: [String] = []) throws -> Process {
         let process = Process()
-        process.executableURL = try builtExecutable(named: "counter")
+        process.executableURL = try builtExecutable(named: name)
+        process.arguments = arguments
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.standardInput = handle
         process.standardOutput = handle
@@ -60,37 +130,37 @@ final class TerminalRestoreProcessTests: XCTestCase {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
         try process.run()
+        return process
+    }
 
-        var output = Data()
-        func readAvailable(until deadline: Date, stopWhen done: (String) -> Bool) {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while Date() < deadline {
-                var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, 50) > 0 else { continue }
-                let count = read(master, &buffer, buffer.count)
-                if count <= 0 { return }
-                output.append(contentsOf: buffer[0..<count])
-                if done(String(decoding: output, as: UTF8.self)) { return }
-            }
+    /// What the process wrote so far.
+    var output: String { String(decoding: received, as: UTF8.self) }
+
+    /// Reads what the process writes for up to `seconds`, or until `done` holds for
+    /// everything read so far.
+    func read(for seconds: TimeInterval, until done: (String) -> Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 50) > 0 else { continue }
+            let count = Glibc.read(master, &buffer, buffer.count)
+            if count <= 0 { return }
+            received.append(contentsOf: buffer[0..<count])
+            if done(output) { return }
         }
-        // The first frame is drawn after raw mode, the alternate screen and the handlers.
-        readAvailable(until: Date().addingTimeInterval(20)) { $0.contains("Count: ") }
-        kill(process.processIdentifier, signal)
-        readAvailable(until: Date().addingTimeInterval(10)) { $0.contains("\u{1B}[?1049l") }
-        let deadline = Date().addingTimeInterval(10)
+    }
+
+    /// Types `text`'s bytes in one write, as a terminal sends a key.
+    func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits up to `seconds` for `process` to end; `false` if it still runs.
+    static func wait(for process: Process, seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            XCTFail("signal \(signal): counter did not end")
-        }
-        process.waitUntilExit()
-        var after = termios()
-        tcgetattr(slave, &after)
-        close(slave)
-        let restored = after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag
-        return Run(
-            output: String(decoding: output, as: UTF8.self),
-            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : -1,
-            settingsRestored: restored)
+        return !process.isRunning
     }
 }

@@ -142,10 +142,17 @@ final class GitHubClientTests: XCTestCase {
         XCTAssertEqual(stub.requests.count, 2)
         let notFoundError = notFound.events.first?.value.error as? GitHubError
         let invalidError = invalid.events.first?.value.error as? GitHubError
-        XCTAssertEqual(notFoundError?.message(), "Not found: Not Found")
+        XCTAssertEqual(notFoundError?.message(), "Not found: no account “nobody” (Not Found)")
         XCTAssertEqual(invalidError?.message(), "GitHub refused the query: Validation Failed")
         XCTAssertEqual(notFoundError?.isRetryable, false)
         XCTAssertEqual(invalidError?.isRetryable, false)
+    }
+
+    /// GitHub says only "Not Found": the message says what was not found.
+    func testNotFoundSaysWhatWasNotFound() {
+        stub.stub(.get, "/repos/ann/gone", .json(#"{"message": "Not Found"}"#, statusCode: 404))
+        let gone = scheduler.start { self.client.repository(owner: "ann", name: "gone").asObservable() }
+        XCTAssertEqual((gone.events.first?.value.error as? GitHubError)?.message(), "Not found: no repository “ann/gone” (Not Found)")
     }
 
     func testMalformedJSONIsAnErrorNotACrash() {
@@ -205,6 +212,20 @@ final class GitHubRetryPolicyTests: XCTestCase {
         XCTAssertEqual(patient.delay(beforeRetry: 1, after: error(429, ["Retry-After": "30"]), now: now), 30)
         XCTAssertNil(patient.delay(beforeRetry: 1, after: error(403, body: #"{"message": "secondary rate limit"}"#), now: now),
                      "a secondary limit without headers asks for a minute or more")
+    }
+
+    /// The reason GitHub gives is shown, not only its headline ("Validation
+    /// Failed", "Not Found").
+    func testTheReasonTheAPIGivesIsInTheMessage() {
+        let outOfRange = #"{"message": "Validation Failed", "errors": [{"message": "stars:>9223372036854775807 is out of range: numbers must be between -2147483648 and 2147483647", "resource": "Search", "field": "q", "code": "invalid"}], "documentation_url": "https://docs.github.com/rest/search/search#search-repositories", "status": "422"}"#
+        XCTAssertEqual(
+            GitHubError(error(422, body: outOfRange)).message(),
+            "GitHub refused the query: Validation Failed: stars:>9223372036854775807 is out of range: numbers must be between -2147483648 and 2147483647")
+        let missing = #"{"message": "Validation Failed", "errors": [{"resource": "Search", "field": "q", "code": "missing"}]}"#
+        XCTAssertEqual(GitHubError(error(422, body: missing)).message(), "GitHub refused the query: Validation Failed: q is missing")
+        let two = #"{"message": "Validation Failed", "errors": [{"field": "per_page", "code": "invalid"}, {"message": "too long"}]}"#
+        XCTAssertEqual(GitHubError(error(422, body: two)).message(), "GitHub refused the query: Validation Failed: per_page is invalid; too long")
+
     }
 
     func testGitHubErrorClassification() {

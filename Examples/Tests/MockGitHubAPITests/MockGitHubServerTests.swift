@@ -142,6 +142,36 @@ final class MockGitHubServerTests: ServerTestCase {
             fixtures.repositories.filter { $0.owner == owner && $0.language == "Swift" && !$0.fork }.count)
     }
 
+    /// `page` and `per_page` are read as GitHub reads them (and as Examples/README
+    /// says): a page of any size, even beyond 64 bits, is that far away, so a
+    /// search answers 422 and a user's repositories an empty page (a page above
+    /// `Int64.max` used to be page 1); values that are not whole numbers of at
+    /// least 1 are ignored.
+    func testPageAndPerPageAreReadAsGitHubReadsThem() async throws {
+        let server = try await startServer()
+        let q = encoded("language:swift")
+        for page in ["9223372036854775808", "99999999999999999999999999", "9223372036854775807", "11"] {
+            let result = try await client.get(server, "/search/repositories?q=\(q)&per_page=100&page=\(page)")
+            XCTAssertEqual(result.status, 422, page)
+            XCTAssertEqual(try result.jsonObject()["message"] as? String, "Only the first 1000 search results are available", page)
+        }
+        let login = try XCTUnwrap(FixtureSet.bundled().accounts.first?.login)
+        let beyond = try await client.get(server, "/users/\(login)/repos?page=9223372036854775808")
+        XCTAssertEqual(beyond.status, 200)
+        XCTAssertEqual(try beyond.decode([ClientRepository].self).count, 0)
+
+        let firstPage = try await client.get(server, "/search/repositories?q=\(q)")
+        let expected = try firstPage.decode(ClientSearchResults.self).items.map(\.id)
+        XCTAssertEqual(expected.count, 30)
+        for ignored in ["page=0", "page=-1", "page=abc", "page=", "per_page=0", "per_page=-5", "per_page=abc", "page=1.5"] {
+            let result = try await client.get(server, "/search/repositories?q=\(q)&\(ignored)")
+            XCTAssertEqual(result.status, 200, ignored)
+            XCTAssertEqual(try result.decode(ClientSearchResults.self).items.map(\.id), expected, ignored)
+        }
+        let capped = try await client.get(server, "/search/repositories?q=\(q)&per_page=99999999999999999999")
+        XCTAssertEqual(try capped.decode(ClientSearchResults.self).items.count, min(100, try firstPage.decode(ClientSearchResults.self).totalCount))
+    }
+
     func testNotFoundAndValidationBodiesAreGitHubShaped() async throws {
         let server = try await startServer()
 

@@ -234,9 +234,11 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// Makes any number of mutations, delivered as **one** change.
     ///
     /// `body` mutates an ``ArrayBatch``, which records the mutations so that the
-    /// change's edits are exact for any element type. If `body` throws, the array
-    /// is left as it was and nothing is sent; if it changes nothing, nothing is
-    /// sent.
+    /// change's edits are exact for any element type. It is a
+    /// `RangeReplaceableCollection`, `MutableCollection` and
+    /// `RandomAccessCollection`: whatever you would do to an `inout [Element]`
+    /// works on it. If `body` throws, the array is left as it was and nothing is
+    /// sent; if it changes nothing, nothing is sent.
     ///
     /// `body` runs while the array is locked (other threads wait); it must not
     /// use this `ObservableArray` (only the batch it is given).
@@ -244,14 +246,15 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     @inlinable
     public func batchUpdate<Result>(_ body: (inout ArrayBatch<Element>) throws -> Result) rethrows -> Result {
         let outcome = store.mutate("batchUpdate(_:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Swift.Result<Result, any Error>) in
-            var batch = ArrayBatch(elements)
+            let start = BatchStart(elements)
+            var batch = ArrayBatch(start)
             let result: Result
             do {
                 result = try body(&batch)
             } catch {
                 return (nil, .failure(error))
             }
-            let edits = batch.edits()
+            let edits = batch.edits(from: start)
             elements = batch.elements
             guard !edits.isEmpty else { return (nil, .success(result)) }
             return (ArrayChange(elements: elements, edits: edits, isInitial: false), .success(result))

@@ -65,6 +65,12 @@ extension ObservableType {
     ///
     /// Completes when the iteration ends, fails with the error the sequence throws;
     /// disposing cancels the iterating task.
+    // Disfavoured: RxSwift has no such overload, and beside `from(_:)` of an array
+    // and of a `Sequence` it made the type checker try an asynchronous source for
+    // every `from` argument: `flatMap { Observable.from([$0, $0 + 1]) }.concatMap
+    // { ... }.reduce(0, accumulator: +)` took 8 times the solver scopes. It is still
+    // the one chosen for an `AsyncSequence`, which nothing else accepts.
+    @_disfavoredOverload
     public static func from<Source: AsyncSequence & Sendable>(
         _ asyncSequence: Source,
         priority: TaskPriority? = nil

@@ -90,12 +90,25 @@ public enum Hooks {
 
     private static let printingErrorHandler: DefaultErrorHandler = { callStack, error in
         #if DEBUG
-        if callStack.isEmpty {
-            print("Unhandled error happened: \(error)")
-        } else {
-            print("Unhandled error happened: \(error)\n subscription called from:\n\(callStack.joined(separator: "\n"))")
-        }
+        print(unhandledErrorReport(error, callStack: callStack))
         #endif
+    }
+
+    /// What the default error handler prints: the error, the operators it passed
+    /// through when they were recorded (see ``RippleErrorTrace``), and the
+    /// subscription's call stack when it was captured.
+    static func unhandledErrorReport(_ error: Error, callStack: [String]) -> String {
+        var report = "Unhandled error happened: \(error)"
+        if let trace = error.rippleTrace {
+            report += "\n passed through (nearest first):"
+            for step in trace.steps where step.kind != .subscriber {
+                report += "\n  \(step)"
+            }
+        }
+        if !callStack.isEmpty {
+            report += "\n subscription called from:\n\(callStack.joined(separator: "\n"))"
+        }
+        return report
     }
 
     private static let printingContractViolationHandler: @Sendable (String) -> Void = { message in

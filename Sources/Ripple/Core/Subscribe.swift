@@ -45,7 +45,8 @@ extension ObservableType {
         let source = asObservable()
         // A `map`/`filter` runs its step in the handlers' own closure (no sink);
         // a change stream calls `onNext` itself (see ``HandlersProducer``).
-        if source.kind.takesHandlers {
+        // (Not while subscriptions are recorded: the graph shows each operator.)
+        if source.kind.takesHandlers && !SubscriptionRecorder.isRecording {
             let producer = unsafeDowncast(source, to: HandlersProducer<Element>.self)
             handlers.subscription.setUpstream(producer.subscribeHandlers(producer, handlers))
             return handlers.subscription

@@ -23,11 +23,11 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func named(_ name: String) -> Observable<Element> {
+    public func named(_ name: String, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
         // Built here, like every `Producer`, so that the event path is compiled for
         // the caller's element type.
-        return NamedObservable(name: name) { observer in
+        return NamedObservable(name: name, site: SiteLiteral("named", file, line)) { observer in
             let sink = NamedSink(name: name, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -46,11 +46,13 @@ final class NamedObservable<Element>: Observable<Element>, @unchecked Sendable {
     let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
     @inlinable
-    init(name: String, subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
+    init(name: String, site: SiteLiteral, subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
         self.name = name
         self.subscribeHandler = subscribeHandler
-        super.init()
+        super.init(site: site)
     }
+
+    override var graphName: String? { name }
 
     @inlinable
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {

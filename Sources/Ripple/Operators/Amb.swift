@@ -12,8 +12,8 @@ extension ObservableType {
     /// right:  ---a----b----c--|
     /// amb:    ---a----b----c--|      (right was first; self is disposed)
     /// ```
-    public func amb<O2: ObservableType>(_ right: O2) -> Observable<Element> where O2.Element == Element {
-        AmbFactory.make([asObservable(), right.asObservable()])
+    public func amb<O2: ObservableType>(_ right: O2, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where O2.Element == Element {
+        AmbFactory.make([asObservable(), right.asObservable()], site: SiteLiteral("amb", file, line))
     }
 
     /// Mirrors whichever of the sequences sends an event first (an element, an
@@ -30,18 +30,18 @@ extension ObservableType {
     /// c:    ------------5--|
     /// amb:  ---x----y--|
     /// ```
-    public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
+    public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        AmbFactory.make(Array(sequence))
+        AmbFactory.make(Array(sequence), site: SiteLiteral("amb", file, line))
     }
 }
 
 enum AmbFactory {
-    static func make<Element>(_ sources: [Observable<Element>]) -> Observable<Element> {
+    static func make<Element>(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
         if sources.isEmpty {
             return .never()
         }
-        return Producer { observer in
+        return Producer(site: site) { observer in
             let sink = AmbSink(observer: observer)
             sink.run(sources: sources)
             return sink

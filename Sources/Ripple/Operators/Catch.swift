@@ -14,8 +14,8 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
-        asObservable().catching(handler) { handler, error in try handler(error) }
+    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        asObservable().catching(site: SiteLiteral("catch", file, line), handler) { handler, error in try handler(error) }
     }
 
     /// When the source fails, sends `element` and completes.
@@ -26,10 +26,10 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func catchAndReturn(_ element: Element) -> Observable<Element> {
+    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         // `catch { _ in .just(element) }`, with the element stored in the
         // producer instead of captured by a closure (a context allocation).
-        asObservable().catching(element) { element, _ in .just(element) }
+        asObservable().catching(site: SiteLiteral("catchAndReturn", file, line), element) { element, _ in .just(element) }
     }
 
     /// Subscribes to the sequences of `sequence` one after the other, moving on
@@ -45,9 +45,9 @@ extension ObservableType {
     /// second:                                  --2--|
     /// catch(sequence: [first, second]):   --1----2--|
     /// ```
-    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence) -> Observable<Element>
+    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        Producer { observer in
+        Producer(site: SiteLiteral("catch", file, line)) { observer in
             var iterator = sequence.makeIterator()
             let sink = CatchSequenceSink(nextSource: { iterator.next() }, observer: observer)
             sink.start()
@@ -66,10 +66,11 @@ extension Observable {
     @inlinable
     @inline(never)
     final func catching<Value>(
+        site: SiteLiteral,
         _ value: Value,
         _ replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>
     ) -> Observable<Element> {
-        CatchProducer(source: self, value: value, replacement: replacement) { producer, observer in
+        CatchProducer(site: site, source: self, value: value, replacement: replacement) { producer, observer in
             let sink = CatchSink(producer: unsafeDowncast(producer, to: CatchProducer<Element, Value>.self), observer: observer)
             sink.setUpstream(sink.producer.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
             return sink
@@ -92,6 +93,7 @@ final class CatchProducer<Element, Value>: FieldProducer<Element>, @unchecked Se
 
     @inlinable
     init(
+        site: SiteLiteral,
         source: Observable<Element>,
         value: Value,
         replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>,
@@ -100,7 +102,7 @@ final class CatchProducer<Element, Value>: FieldProducer<Element>, @unchecked Se
         self.source = source
         self.value = value
         self.replacement = replacement
-        super.init(subscribeHandler)
+        super.init(site: site, subscribeHandler)
     }
 }
 

@@ -19,10 +19,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
-        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable())
-            .map { try resultSelector($0.0, $0.1) }
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), site: SiteLiteral("combineLatest", file, line))
+            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line)
     }
 }
 
@@ -41,16 +42,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2
+        _ source1: O1, _ source2: O2,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element)> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable())
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), site: SiteLiteral("combineLatest", file, line))
     }
 }
 
 extension CombineLatestFactory {
     @inlinable
-    static func combineLatest<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Observable<(E1, E2)> {
-        Producer { observer in
+    static func combineLatest<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>, site: SiteLiteral) -> Observable<(E1, E2)> {
+        Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?), (E1, E2)>(
                 arity: 2, values: (nil, nil),
                 snapshot: { ($0.0!, $0.1!) }, observer: observer)
@@ -81,10 +83,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2) }
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("combineLatest", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2) }, file: file, line: line)
     }
 }
 
@@ -104,16 +107,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3
+        _ source1: O1, _ source2: O2, _ source3: O3,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable())
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("combineLatest", file, line))
     }
 }
 
 extension CombineLatestFactory {
     @inlinable
-    static func combineLatest<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Observable<(E1, E2, E3)> {
-        Producer { observer in
+    static func combineLatest<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, site: SiteLiteral) -> Observable<(E1, E2, E3)> {
+        Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?), (E1, E2, E3)>(
                 arity: 3, values: (nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!) }, observer: observer)
@@ -145,10 +149,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3) }
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("combineLatest", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }, file: file, line: line)
     }
 }
 
@@ -168,16 +173,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable())
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("combineLatest", file, line))
     }
 }
 
 extension CombineLatestFactory {
     @inlinable
-    static func combineLatest<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Observable<(E1, E2, E3, E4)> {
-        Producer { observer in
+    static func combineLatest<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4)> {
+        Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?), (E1, E2, E3, E4)>(
                 arity: 4, values: (nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!) }, observer: observer)
@@ -210,10 +216,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("combineLatest", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }, file: file, line: line)
     }
 }
 
@@ -233,16 +240,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable())
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("combineLatest", file, line))
     }
 }
 
 extension CombineLatestFactory {
     @inlinable
-    static func combineLatest<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Observable<(E1, E2, E3, E4, E5)> {
-        Producer { observer in
+    static func combineLatest<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5)> {
+        Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?), (E1, E2, E3, E4, E5)>(
                 arity: 5, values: (nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!) }, observer: observer)
@@ -276,10 +284,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("combineLatest", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }, file: file, line: line)
     }
 }
 
@@ -299,16 +308,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable())
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("combineLatest", file, line))
     }
 }
 
 extension CombineLatestFactory {
     @inlinable
-    static func combineLatest<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Observable<(E1, E2, E3, E4, E5, E6)> {
-        Producer { observer in
+    static func combineLatest<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6)> {
+        Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?), (E1, E2, E3, E4, E5, E6)>(
                 arity: 6, values: (nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!) }, observer: observer)
@@ -343,10 +353,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("combineLatest", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }, file: file, line: line)
     }
 }
 
@@ -366,16 +377,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable())
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("combineLatest", file, line))
     }
 }
 
 extension CombineLatestFactory {
     @inlinable
-    static func combineLatest<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
-        Producer { observer in
+    static func combineLatest<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
+        Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?), (E1, E2, E3, E4, E5, E6, E7)>(
                 arity: 7, values: (nil, nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!) }, observer: observer)
@@ -411,10 +423,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("combineLatest", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }, file: file, line: line)
     }
 }
 
@@ -434,16 +447,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
-        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable())
+        CombineLatestFactory.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("combineLatest", file, line))
     }
 }
 
 extension CombineLatestFactory {
     @inlinable
-    static func combineLatest<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
-        Producer { observer in
+    static func combineLatest<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
+        Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?, E8?), (E1, E2, E3, E4, E5, E6, E7, E8)>(
                 arity: 8, values: (nil, nil, nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!) }, observer: observer)

@@ -18,9 +18,11 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
-        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
+        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> where Collection.Element: ObservableType {
-        CombineLatestFactory.collection(collection.map { $0.asObservable() }).map(resultSelector)
+        CombineLatestFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("combineLatest", file, line))
+            .map(resultSelector, file: file, line: line)
     }
 
     /// Emits an array of the latest element of every source (in the collection's
@@ -40,9 +42,10 @@ extension ObservableType {
     /// ```
     @inlinable
     public static func combineLatest<Collection: Swift.Collection>(
-        _ collection: Collection
+        _ collection: Collection,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
-        CombineLatestFactory.collection(collection.map { $0.asObservable() })
+        CombineLatestFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("combineLatest", file, line))
     }
 }
 
@@ -56,12 +59,12 @@ extension ObservableType {
 @usableFromInline
 enum CombineLatestFactory {
     @inlinable
-    static func collection<Element>(_ sources: [Observable<Element>]) -> Observable<[Element]> {
+    static func collection<Element>(_ sources: [Observable<Element>], site: SiteLiteral = .none) -> Observable<[Element]> {
         if sources.isEmpty {
             return .just([])
         }
         let count = sources.count
-        return Producer { observer in
+        return Producer(site: site) { observer in
             let sink = CombineLatestSink<[Element?], [Element]>(
                 arity: count, values: Array(repeating: nil, count: count),
                 snapshot: { $0.map { $0! } }, observer: observer)

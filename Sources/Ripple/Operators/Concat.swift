@@ -11,16 +11,21 @@ extension ObservableType {
     /// second:                 --3--|
     /// concat(second): --1--2----3--|
     /// ```
-    public func concat<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Element>
+    public func concat<Source: ObservableConvertibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Source.Element == Element {
         let first = asObservable()
         let second = second.asObservable()
-        return ConcatObservable { AnyIterator([first, second].makeIterator()) }
+        return ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+            pending.append(.source(second))
+            pending.append(.source(first))
+        }
     }
 
     /// Subscribes to the sequences one after the other, each when the previous
     /// one has completed, and forwards their events. The sequence is iterated
-    /// lazily, once per subscriber, so it may be long or even infinite.
+    /// lazily, once per subscriber, so it may be long or even infinite; its
+    /// iterator (and what it holds) is kept until it is exhausted or the
+    /// subscription ends.
     ///
     /// Completes when the last sequence completes (at once if there is none).
     /// Fails as soon as one of them fails.
@@ -30,13 +35,17 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        ConcatObservable { AnyIterator(sequence.makeIterator()) }
+        ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+            pending.append(.iterator(AnyIterator(sequence.makeIterator())))
+        }
     }
 
     /// Subscribes to the sequences one after the other, each when the previous
-    /// one has completed, and forwards their events.
+    /// one has completed, and forwards their events. A running subscription
+    /// keeps only the sequences it has not finished: each one is released as
+    /// soon as the next one is subscribed.
     ///
     /// Completes when the last sequence completes (at once for an empty
     /// collection). Fails as soon as one of them fails.
@@ -46,13 +55,16 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Observable<Element>
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
     where Collection.Element == Observable<Element> {
-        ConcatObservable { AnyIterator(collection.makeIterator()) }
+        ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+            pending.append(contentsOf: collection.reversed().lazy.map { .source($0) })
+        }
     }
 
     /// Subscribes to the sequences one after the other, each when the previous
-    /// one has completed, and forwards their events.
+    /// one has completed, and forwards their events. A running subscription
+    /// keeps only the sequences it has not finished.
     ///
     /// Completes when the last sequence completes (at once when there is none).
     /// Fails as soon as one of them fails.
@@ -62,8 +74,10 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
-        ConcatObservable { AnyIterator(sources.makeIterator()) }
+    public static func concat(_ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+            pending.append(contentsOf: sources.reversed().lazy.map { .source($0) })
+        }
     }
 }
 
@@ -81,30 +95,46 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                  --3--4|   (subscribed when a completes)
     /// concat():  ----1---2--3--4-----|
     /// ```
-    public func concat() -> Observable<Element.Element> {
-        merge(maxConcurrent: 1)
+    public func concat(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+        merge(maxConcurrent: 1, file: file, line: line)
     }
 }
 
-/// The static `concat` forms and `concat(_ second:)`: the sequences produced by an
-/// iterator (made per subscriber), one after the other.
+/// The static `concat` forms and `concat(_ second:)`: sequences one after the
+/// other.
+///
+/// Each subscription keeps its own stack of what is still to run (``ConcatPending``),
+/// filled by `pushSources` with the first sequence on top. A sequence is popped
+/// when it is subscribed, so a running concat holds only the sequences it has
+/// not finished (RxSwift's `andThen` and `concat` let a finished source go too:
+/// an `andThen` whose first `Completable` completed must not keep what that
+/// `Completable` captured).
 ///
 /// When the next sequence is itself a `ConcatObservable` (as in
-/// `a.concat(b).concat(c)`), its iterator is pushed on a stack instead of being
+/// `a.concat(b).concat(c)`), its sources are pushed on the stack instead of being
 /// subscribed, so long chains neither nest subscriptions nor recurse.
 final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable {
-    let makeIterator: () -> AnyIterator<Observable<Element>>
+    let pushSources: (inout [ConcatPending<Element>]) -> Void
 
-    init(makeIterator: @escaping () -> AnyIterator<Observable<Element>>) {
-        self.makeIterator = makeIterator
-        super.init()
+    init(site: SiteLiteral, pushSources: @escaping (inout [ConcatPending<Element>]) -> Void) {
+        self.pushSources = pushSources
+        super.init(site: site)
     }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        let sink = ConcatSink(iterator: makeIterator(), observer: observer)
+        var pending: [ConcatPending<Element>] = []
+        pushSources(&pending)
+        let sink = ConcatSink(pending: pending, observer: observer)
         sink.moveNext()
         return sink
     }
+}
+
+/// An entry of a concat subscription's stack: a sequence still to run, or a lazily
+/// iterated sequence of them (kept on the stack until its iterator is exhausted).
+enum ConcatPending<Element> {
+    case source(Observable<Element>)
+    case iterator(AnyIterator<Observable<Element>>)
 }
 
 /// Subscribes to one sequence at a time. Moving to the next sequence is
@@ -113,14 +143,14 @@ final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable 
 /// and the running step loops, so a long list of synchronous sources needs
 /// constant stack.
 final class ConcatSink<Element>: Sink<Element>, @unchecked Sendable {
-    /// The iterators still to be drained, innermost last. Touched only by the
-    /// thread that holds `pendingSteps` above zero.
-    private var iterators: [AnyIterator<Observable<Element>>]
+    /// What is still to run, the next sequence last. Touched only by the thread
+    /// that holds `pendingSteps` above zero.
+    private var pending: [ConcatPending<Element>]
     private let pendingSteps = Atomic<Int>(0)
     private let current = SerialDisposable()
 
-    init(iterator: AnyIterator<Observable<Element>>, observer: AnyObserver<Element>) {
-        iterators = [iterator]
+    init(pending: [ConcatPending<Element>], observer: AnyObserver<Element>) {
+        self.pending = pending
         super.init(observer: observer)
     }
 
@@ -133,40 +163,55 @@ final class ConcatSink<Element>: Sink<Element>, @unchecked Sendable {
         } while pendingSteps.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
     }
 
-    private func step() {
-        if isDisposed {
-            iterators.removeAll()
-            return
-        }
-        while let iterator = iterators.last {
-            guard let source = iterator.next() else {
-                iterators.removeLast()
-                continue
+    /// The next sequence to subscribe to, taken off the stack (nested concats
+    /// and iterators are unfolded on the way), or `nil` when none is left.
+    private func popNext() -> Observable<Element>? {
+        while let entry = pending.popLast() {
+            let source: Observable<Element>
+            switch entry {
+            case .source(let next):
+                source = next
+            case .iterator(let iterator):
+                guard let next = iterator.next() else { continue }
+                pending.append(entry)
+                source = next
             }
             if let nested = source as? ConcatObservable<Element> {
-                iterators.append(nested.makeIterator())
+                nested.pushSources(&pending)
                 continue
             }
-            let inner = CombiningSubscription<Element> { [self] event, _ in
-                switch event {
-                case .next(let element):
-                    forwardNext(element)
-                case .error:
-                    forwardTerminal(event)
-                case .completed:
-                    moveNext()
-                }
-            }
-            current.disposable = inner
-            inner.subscribe(to: source)
+            return source
+        }
+        return nil
+    }
+
+    private func step() {
+        if isDisposed {
+            pending.removeAll()
             return
         }
-        forwardCompleted()
+        guard let source = popNext() else {
+            forwardCompleted()
+            return
+        }
+        let inner = CombiningSubscription<Element> { [self] event, _ in
+            switch event {
+            case .next(let element):
+                forwardNext(element)
+            case .error:
+                forwardTerminal(event)
+            case .completed:
+                moveNext()
+            }
+        }
+        // Replacing the finished sequence's subscription releases it.
+        current.disposable = inner
+        inner.subscribe(to: source)
     }
 
     override func disposeResources() {
         current.dispose()
-        // Releases the iterators now, unless a step is running (it will).
+        // Releases what is still pending now, unless a step is running (it will).
         moveNext()
     }
 }

@@ -41,7 +41,8 @@ extension ObservableType {
         let identifier = identifier
             ?? (source as? NamedObservable<Element>)?.name
             ?? "\((file as NSString).lastPathComponent):\(line) (\(function))"
-        return Producer { observer in
+        // `file` is a `String` here (RxSwift's signature): the graph shows the name only.
+        return Producer(site: SiteLiteral("debug")) { observer in
             let subscription = DebugOutput.nextSubscriptionID()
             DebugOutput.emit(identifier: identifier, subscription: subscription, kind: .subscribed)
             let sink = DebugSink(identifier: identifier, subscription: subscription, trimOutput: trimOutput, observer: observer)

@@ -10,8 +10,8 @@ extension ObservableType where Element: Equatable {
     /// ```
     @inlinable
     @inline(never)
-    public func distinctUntilChanged() -> Observable<Element> {
-        distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
+    public func distinctUntilChanged(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        distinctUntilChanged({ $0 }, comparer: { $0 == $1 }, file: file, line: line)
     }
 }
 
@@ -27,8 +27,8 @@ extension ObservableType {
     /// distinctUntilChanged { $0.count }:  --"a"--"ab"--------"e"--|
     /// ```
     @inlinable
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key) -> Observable<Element> {
-        distinctUntilChanged(keySelector, comparer: { $0 == $1 })
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        distinctUntilChanged(keySelector, comparer: { $0 == $1 }, file: file, line: line)
     }
 
     /// Passes on an element only if `comparer` says it is not equal to the
@@ -42,8 +42,8 @@ extension ObservableType {
     /// distinctUntilChanged { $0 % 2 == $1 % 2 }:   --1-----4-----|
     /// ```
     @inlinable
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
-        distinctUntilChanged({ $0 }, comparer: comparer)
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        distinctUntilChanged({ $0 }, comparer: comparer, file: file, line: line)
     }
 
     /// Passes on an element only if `comparer` says its key (computed by
@@ -60,11 +60,12 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func distinctUntilChanged<Key>(
-        _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
+        _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
         // A function that captures nothing and reads the producer's fields: one
         // allocation per `distinctUntilChanged` (see ``FieldProducer``).
-        DistinctUntilChangedProducer(source: asObservable(), keySelector: keySelector, comparer: comparer) { producer, observer in
+        DistinctUntilChangedProducer(site: SiteLiteral("distinctUntilChanged", file, line), source: asObservable(), keySelector: keySelector, comparer: comparer) { producer, observer in
             let step = unsafeDowncast(producer, to: DistinctUntilChangedProducer<Element, Key>.self)
             let sink = DistinctUntilChangedSink(keySelector: step.keySelector, comparer: step.comparer, observer: observer)
             sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
@@ -82,8 +83,8 @@ extension ObservableType {
     /// distinctUntilChanged(at: \.id):       --{id 1}----------{id 2}--|
     /// ```
     @inlinable
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> Observable<Element> {
-        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 })
+    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 }, file: file, line: line)
     }
 }
 
@@ -102,6 +103,7 @@ final class DistinctUntilChangedProducer<Element, Key>: FieldProducer<Element>, 
 
     @inlinable
     init(
+        site: SiteLiteral,
         source: Observable<Element>,
         keySelector: @escaping (Element) throws -> Key,
         comparer: @escaping (Key, Key) throws -> Bool,
@@ -110,7 +112,7 @@ final class DistinctUntilChangedProducer<Element, Key>: FieldProducer<Element>, 
         self.source = source
         self.keySelector = keySelector
         self.comparer = comparer
-        super.init(subscribeHandler)
+        super.init(site: site, subscribeHandler)
     }
 }
 

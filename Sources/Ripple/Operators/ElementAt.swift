@@ -10,10 +10,10 @@ extension ObservableType {
     /// element(at: 1): -----(b|)
     /// element(at: 5): -----------#   (argumentOutOfRange)
     /// ```
-    public func element(at index: Int) -> Observable<Element> {
+    public func element(at index: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         guard index >= 0 else { return .error(RxError.argumentOutOfRange("element(at:)", "index", index, minimum: 0)) }
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("element", file, line)) { observer in
             let sink = ElementAtSink(index: index, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

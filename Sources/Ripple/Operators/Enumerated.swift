@@ -10,9 +10,9 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func enumerated() -> Observable<(index: Int, element: Element)> {
+    public func enumerated(file: StaticString = #fileID, line: UInt = #line) -> Observable<(index: Int, element: Element)> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("enumerated", file, line)) { observer in
             let sink = EnumeratedSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

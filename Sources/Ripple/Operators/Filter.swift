@@ -13,19 +13,25 @@ extension ObservableType {
     /// one: `map { }.filter { }`, `filter { }.map { }` and `filter { }.filter { }`
     /// each run as a single step per element, with the same results, errors and
     /// disposal as the separate operators.
+    ///
+    /// Always inlined, like `map`.
     @inlinable
-    public consuming func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    @inline(__always)
+    public consuming func filter(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         let source = asObservable()
         _ = consume self
+        let site = SiteLiteral("filter", file, line)
         guard source.kind == .map || source.kind == .filter else {
-            return source.filtered(predicate)
+            return source.filtered(predicate, site: site)
         }
         // `consuming` lets a chain built in one expression (`x.map { }.filter { }`)
         // hand over its only reference to the `map`: then the `map` becomes the
         // fused operator in place instead of being copied into a new one.
         var fusible = unsafeDowncast(consume source, to: FusibleProducer<Element>.self)
         let isUnique = isKnownUniquelyReferenced(&fusible)
-        return fusible.fusion.appendingFilter(fusible, isUnique, predicate)
+        return fusible.fusion.appendingFilter(fusible, isUnique, predicate, site)
     }
 
     /// Drops every element and passes on only the terminal event.
@@ -34,9 +40,9 @@ extension ObservableType {
     /// source:           --1--2--3--|
     /// ignoreElements(): -----------|
     /// ```
-    public func ignoreElements() -> Observable<Never> {
+    public func ignoreElements(file: StaticString = #fileID, line: UInt = #line) -> Observable<Never> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("ignoreElements", file, line)) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {
@@ -51,7 +57,7 @@ extension ObservableType {
 }
 
 /// A type that holds an optional value: `Optional` itself. It lets
-/// ``ObservableType/filterNil()`` be declared for sequences of optionals.
+/// ``ObservableType/filterNil(file:line:)`` be declared for sequences of optionals.
 ///
 /// Named so that it does not collide with the `OptionalType` protocols of
 /// RxOptional and RxSwiftExt, which RxSwift projects often use: with a protocol
@@ -84,8 +90,8 @@ extension ObservableType where Element: OptionalConvertible {
     /// being ambiguous. Both do the same.
     @inlinable
     @_disfavoredOverload
-    public func filterNil() -> Observable<Element.Wrapped> {
-        compactMap { $0.optional }
+    public func filterNil(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Wrapped> {
+        asObservable().compactMapped(site: SiteLiteral("filterNil", file, line)) { $0.optional }
     }
 }
 
@@ -94,7 +100,7 @@ extension Observable {
     /// a `map` applied next runs it in its own sink (see ``OperatorFusion``).
     @inlinable
     @inline(never)
-    final func filtered(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    final func filtered(_ predicate: @escaping (Element) throws -> Bool, site: SiteLiteral) -> Observable<Element> {
         // As in `fusedMap`: functions that capture nothing and read the producer's
         // fields; one allocation per `filter`.
         // `subscribe(onNext:...)` right after: the predicate runs in the handlers'
@@ -104,14 +110,17 @@ extension Observable {
             return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
         }
         let fusion = OperatorFusion<Element>(
-            appendingFilter: { producer, isUnique, next in
+            appendingFilter: { producer, isUnique, next, site in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
                 let predicate = step.predicate
                 if isUnique {
                     step.predicate = { try predicate($0) && next($0) }
+                    step.laterSite = site
                     return step
                 }
-                return step.source.filtered { try predicate($0) && next($0) }
+                let fused = step.source.filtered({ try predicate($0) && next($0) }, site: step.siteLiteral)
+                unsafeDowncast(fused, to: FilterProducer<Element>.self).laterSite = site
+                return fused
             },
             stepOnJust: { producer in
                 let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
@@ -123,7 +132,7 @@ extension Observable {
                 }
             }
         )
-        return FilterProducer(source: self, predicate: predicate, fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
+        return FilterProducer(source: self, predicate: predicate, site: site, fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
             let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
             let sink = FilterSink(predicate: step.predicate, observer: observer)
             sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
@@ -143,18 +152,27 @@ final class FilterProducer<Element>: FusibleProducer<Element>, @unchecked Sendab
     @usableFromInline
     @exclusivity(unchecked)
     final var predicate: (Element) throws -> Bool
+    /// The site of a second `filter` fused into this one (set with `predicate`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var laterSite: SiteLiteral = .none
 
     @inlinable
     init(
         source: Observable<Element>,
         predicate: @escaping (Element) throws -> Bool,
+        site: SiteLiteral,
         fusion: OperatorFusion<Element>,
         subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.source = source
         self.predicate = predicate
-        super.init(kind: .filter, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
+        super.init(kind: .filter, site: site, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
+    }
+
+    override var graphOperators: [SiteLiteral] {
+        laterSite.isNone ? [siteLiteral] : [siteLiteral, laterSite]
     }
 }
 

@@ -16,10 +16,11 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func flatMap<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping (Element) throws -> Source,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("flatMap", file, line)) { observer in
             let sink = MergeSink<Element, Source.Element>(
                 mode: .all, selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)
@@ -43,10 +44,11 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func flatMapFirst<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping (Element) throws -> Source,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("flatMapFirst", file, line)) { observer in
             let sink = MergeSink<Element, Source.Element>(
                 mode: .first, selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)
@@ -71,10 +73,11 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func flatMapLatest<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping (Element) throws -> Source,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("flatMapLatest", file, line)) { observer in
             let sink = SwitchSink<Element, Source.Element>(
                 selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)
@@ -98,10 +101,11 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func concatMap<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source
+        _ selector: @escaping (Element) throws -> Source,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("concatMap", file, line)) { observer in
             let sink = MergeSink<Element, Source.Element>(
                 mode: .limited(1), selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)

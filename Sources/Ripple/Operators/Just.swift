@@ -121,7 +121,7 @@ class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
     ) {
         self.value = value
         self.subscribeHandler = subscribeHandler
-        super.init(kind: kind)
+        super.init(kind: kind, site: .none)
     }
 
     @inlinable

@@ -9,17 +9,25 @@ extension ObservableType {
     /// map { $0 * 10 }:  --10-20-30-|
     /// ```
     ///
-    /// Next to a `filter` it runs as one operator with it (see ``filter(_:)``), and
+    /// Next to a `filter` it runs as one operator with it (see ``filter(_:file:line:)``), and
     /// `subscribe(onNext:onError:onCompleted:onDisposed:)` right after it runs the
     /// transform in its own closure: no operator object per subscription.
+    ///
+    /// Always inlined: a tiny entry point, which the site parameters would
+    /// otherwise keep out of line (about 50 instructions per `map` in the
+    /// `build-3-*` rows of `ripple-compare --instructions`).
     @inlinable
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+    @inline(__always)
+    public func map<Result>(
+        _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Result> {
         let source = asObservable()
+        let site = SiteLiteral("map", file, line)
         if source.kind == .filter {
             let filter = unsafeDowncast(source, to: FilterProducer<Element>.self)
-            return filter.source.fusedMap(filter: filter.predicate, transform, then: nil)
+            return filter.source.fusedMap(filter: filter.predicate, transform, then: nil, sites: (filter.siteLiteral, site, .none))
         }
-        return source.fusedMap(filter: nil, transform, then: nil)
+        return source.fusedMap(filter: nil, transform, then: nil, sites: (.none, site, .none))
     }
 
     /// Transforms each element with `transform` and skips the `nil` results.
@@ -33,9 +41,20 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-        let source = asObservable()
-        return Producer { observer in
+    public func compactMap<Result>(
+        _ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Result> {
+        asObservable().compactMapped(site: SiteLiteral("compactMap", file, line), transform)
+    }
+}
+
+extension Observable {
+    /// `compactMap`, for the operators built on it (`filterNil`).
+    @inlinable
+    @inline(never)
+    final func compactMapped<Result>(site: SiteLiteral, _ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
+        let source = self
+        return Producer(site: site) { observer in
             let sink = CompactMapSink(transform: transform, observer: observer)
             sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -53,7 +72,8 @@ extension Observable {
     final func fusedMap<Result>(
         filter before: ((Element) throws -> Bool)?,
         _ transform: @escaping (Element) throws -> Result,
-        then after: ((Result) throws -> Bool)?
+        then after: ((Result) throws -> Bool)?,
+        sites: (before: SiteLiteral, map: SiteLiteral, after: SiteLiteral)
     ) -> Observable<Result> {
         // The functions below capture nothing (they get the producer and read its
         // fields): one allocation per `map`, the `MapProducer`. Closures that
@@ -66,16 +86,20 @@ extension Observable {
             return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
         }
         let fusion = OperatorFusion<Result>(
-            appendingFilter: { producer, isUnique, next in
+            appendingFilter: { producer, isUnique, next, site in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
                 guard let after = step.after else {
                     if isUnique {
                         step.after = next
+                        step.afterSite = site
                         return step
                     }
-                    return step.source.fusedMap(filter: step.before, step.transform, then: next)
+                    return step.source.fusedMap(filter: step.before, step.transform, then: next, sites: (step.beforeSite, step.siteLiteral, site))
                 }
-                return step.source.fusedMap(filter: step.before, step.transform, then: { try after($0) && next($0) })
+                return step.source.fusedMap(
+                    filter: step.before, step.transform, then: { try after($0) && next($0) },
+                    sites: (step.beforeSite, step.siteLiteral, site)
+                )
             },
             stepOnJust: { producer in
                 let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
@@ -89,7 +113,10 @@ extension Observable {
         )
         // One sink class per shape, so that the common ones (`map`, `map.filter`)
         // test no optional predicate per element.
-        return MapProducer(source: self, before: before, transform: transform, after: after, fusion: fusion, subscribeHandlers: subscribeHandlers) { producer, observer in
+        return MapProducer(
+            source: self, before: before, transform: transform, after: after, sites: sites,
+            fusion: fusion, subscribeHandlers: subscribeHandlers
+        ) { producer, observer in
             let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
             if let before = step.before {
                 let sink = FilterMapSink(before: before, transform: step.transform, after: step.after, observer: observer)
@@ -124,6 +151,13 @@ final class MapProducer<Source, Result>: FusibleProducer<Result>, @unchecked Sen
     @usableFromInline
     @exclusivity(unchecked)
     final var after: ((Result) throws -> Bool)?
+    /// The sites of the `filter`s fused before and after the `map` (whose site is
+    /// the observable's own); `afterSite` is set with `after`.
+    @usableFromInline
+    let beforeSite: SiteLiteral
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var afterSite: SiteLiteral
 
     @inlinable
     init(
@@ -131,6 +165,7 @@ final class MapProducer<Source, Result>: FusibleProducer<Result>, @unchecked Sen
         before: ((Source) throws -> Bool)?,
         transform: @escaping (Source) throws -> Result,
         after: ((Result) throws -> Bool)?,
+        sites: (before: SiteLiteral, map: SiteLiteral, after: SiteLiteral),
         fusion: OperatorFusion<Result>,
         subscribeHandlers: @escaping (HandlersProducer<Result>, SubscribeHandlers<Result>) -> SubscriptionBase?,
         _ subscribeHandler: @escaping (FieldProducer<Result>, AnyObserver<Result>) -> SubscriptionBase?
@@ -139,7 +174,13 @@ final class MapProducer<Source, Result>: FusibleProducer<Result>, @unchecked Sen
         self.before = before
         self.transform = transform
         self.after = after
-        super.init(kind: .map, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
+        beforeSite = sites.before
+        afterSite = sites.after
+        super.init(kind: .map, site: sites.map, fusion: fusion, subscribeHandlers: subscribeHandlers, subscribeHandler)
+    }
+
+    override var graphOperators: [SiteLiteral] {
+        [beforeSite, siteLiteral, afterSite].filter { !$0.isNone }
     }
 }
 

@@ -16,11 +16,15 @@ extension ObservableType {
     /// subscriber:  --------3--4--|     (subscribed before connect())
     /// ```
     ///
-    /// - Parameter subject: The subject that broadcasts the source's events.
+    /// - Parameters:
+    ///   - subject: The subject that broadcasts the source's events.
+    ///   - file: The file the operator is applied in, recorded as its site (see
+    ///     <doc:DebuggingStreams>); leave the default.
+    ///   - line: The line the operator is applied on; leave the default.
     /// - Returns: A connectable sequence; nothing reaches `subject` before `connect()`.
-    public func multicast<Subject: SubjectType>(_ subject: Subject) -> ConnectableObservable<Subject.Element>
+    public func multicast<Subject: SubjectType>(_ subject: Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
-        ConnectableObservableAdapter(source: asObservable(), makeSubject: { subject })
+        ConnectableObservableAdapter(site: SiteLiteral("multicast", file, line), source: asObservable(), makeSubject: { subject })
     }
 
     /// Shares one subscription to this sequence through a subject made by
@@ -38,10 +42,14 @@ extension ObservableType {
     /// connection 2:               --1--2--|   (fresh subject, fresh subscribers)
     /// ```
     ///
-    /// - Parameter makeSubject: Creates the subject for a connection.
-    public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject) -> ConnectableObservable<Subject.Element>
+    /// - Parameters:
+    ///   - makeSubject: Creates the subject for a connection.
+    ///   - file: The file the operator is applied in, recorded as its site (see
+    ///     <doc:DebuggingStreams>); leave the default.
+    ///   - line: The line the operator is applied on; leave the default.
+    public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
-        ConnectableObservableAdapter(source: asObservable(), makeSubject: makeSubject)
+        ConnectableObservableAdapter(site: SiteLiteral("multicast", file, line), source: asObservable(), makeSubject: makeSubject)
     }
 
     /// For each subscriber, makes a subject with `subjectSelector`, lets `selector`
@@ -59,14 +67,15 @@ extension ObservableType {
     /// ```
     public func multicast<Subject: SubjectType, Result>(
         _ subjectSelector: @escaping () throws -> Subject,
-        selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>
+        selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Result> where Subject.Observer.Element == Element {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("multicast", file, line)) { observer in
             let sink = MulticastSelectorSink(observer: observer)
             do {
                 let subject = try subjectSelector()
-                let connectable = ConnectableObservableAdapter(source: source, makeSubject: { subject })
+                let connectable = ConnectableObservableAdapter(site: .none, source: source, makeSubject: { subject })
                 let observable = try selector(connectable)
                 sink.setUpstream(observable.subscribe(sink: AnyObserver { sink.forward($0) }))
                 sink.connection.setDisposable(connectable.connect())
@@ -85,8 +94,8 @@ extension ObservableType {
     /// connection has a fresh subject. When a connection ends (the source
     /// terminated, or the connection was disposed), its subject is forgotten;
     /// later subscribers wait, on a new subject, for the next `connect()`.
-    /// Usually followed by ``ConnectableObservableType/refCount()``;
-    /// ``share(replay:scope:)`` does both.
+    /// Usually followed by ``ConnectableObservableType/refCount(file:line:)``;
+    /// ``share(replay:scope:file:line:)`` does both.
     ///
     /// ```
     /// source:      --1--2--3--4--|
@@ -94,8 +103,8 @@ extension ObservableType {
     /// subscriber:  --------3--4--|     (subscribed before connect())
     /// late one:              4--|     (subscribed after 3)
     /// ```
-    public func publish() -> ConnectableObservable<Element> {
-        multicast(makeSubject: { PublishSubject() })
+    public func publish(file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
+        multicast(makeSubject: { PublishSubject() }, file: file, line: line)
     }
 
     /// A connectable sequence that shares this sequence through a
@@ -114,26 +123,26 @@ extension ObservableType {
     /// connect():   ^
     /// late one:             (23)-4--|     (subscribed after 3: gets 2 and 3 at once)
     /// ```
-    public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
+    public func replay(_ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
         guard bufferSize >= 0 else {
             return FailingConnectableObservable(error: RxError.argumentOutOfRange("replay(_:)", "bufferSize", bufferSize, minimum: 0))
         }
-        return multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) })
+        return multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) }, file: file, line: line)
     }
 
     /// A connectable sequence that shares this sequence through an unbounded
     /// ``ReplaySubject``: each new subscriber first receives every element the
     /// current connection has emitted so far.
     ///
-    /// As in RxSwift, each connection has a fresh subject (see ``replay(_:)``).
+    /// As in RxSwift, each connection has a fresh subject (see ``replay(_:file:line:)``).
     ///
     /// ```
     /// source:      --1--2--3-----4--|
     /// connect():   ^
     /// late one:             (123)4--|     (subscribed after 3)
     /// ```
-    public func replayAll() -> ConnectableObservable<Element> {
-        multicast(makeSubject: { ReplaySubject.createUnbounded() })
+    public func replayAll(file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
+        multicast(makeSubject: { ReplaySubject.createUnbounded() }, file: file, line: line)
     }
 }
 
@@ -169,10 +178,10 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     let makeSubject: () -> Subject
     let state = LockedState(State())
 
-    init(source: Observable<SourceElement>, makeSubject: @escaping () -> Subject) {
+    init(site: SiteLiteral, source: Observable<SourceElement>, makeSubject: @escaping () -> Subject) {
         self.source = source
         self.makeSubject = makeSubject
-        super.init()
+        super.init(site: site)
     }
 
     /// The current subject, created (outside the lock) if there is none.
@@ -192,6 +201,8 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
             return (fresh, state.subjectID)
         }
     }
+
+    override var graphRole: GraphRole { .shared }
 
     override func run(_ observer: AnyObserver<Subject.Element>) -> SubscriptionBase? {
         subscribeToCurrentSubject(observer).subscription
@@ -229,7 +240,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
             case .installed:
                 // Outside the lock: the source may emit synchronously, or subscribe
                 // to or connect this sequence again.
-                connection.subscribe(to: source)
+                SubscriptionRecorder.connecting(self) { connection.subscribe(to: source) }
                 return connection
             }
         }

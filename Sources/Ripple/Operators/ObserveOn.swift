@@ -38,19 +38,19 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
+    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("observe(on:)", file, line)) { observer in
             let sink = ObserveOnSink(scheduler: scheduler, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.enqueue($0) }))
             return sink
         }
     }
 
-    /// Deprecated spelling of ``observe(on:)``.
+    /// Deprecated spelling of ``observe(on:file:line:)``.
     @available(*, deprecated, renamed: "observe(on:)")
-    public func observeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        observe(on: scheduler)
+    public func observeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        observe(on: scheduler, file: file, line: line)
     }
 }
 

@@ -10,22 +10,24 @@ extension ObservableType {
     /// ```
     @inlinable
     public func reduce<Accumulate>(
-        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
+        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Accumulate> {
-        reduce(seed, accumulator: accumulator, mapResult: { $0 })
+        reduce(seed, accumulator: accumulator, mapResult: { $0 }, file: file, line: line)
     }
 
-    /// Like ``reduce(_:accumulator:)``, then transforms the final value with
+    /// Like ``reduce(_:accumulator:file:line:)``, then transforms the final value with
     /// `mapResult`.
     @inlinable
     @inline(never)
     public func reduce<Accumulate, Result>(
         _ seed: Accumulate,
         accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
-        mapResult: @escaping (Accumulate) throws -> Result
+        mapResult: @escaping (Accumulate) throws -> Result,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Result> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("reduce", file, line)) { observer in
             let sink = ReduceSink(seed: seed, accumulator: accumulator, mapResult: mapResult, observer: observer)
             sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -31,9 +31,9 @@ extension ConnectableObservableType {
     /// that nothing feeds any more.) Nobody blocks: the connection is made by
     /// whichever thread finishes the disconnection.
     ///
-    /// ``ObservableType/share(replay:scope:)`` does the same in one operator.
-    public func refCount() -> Observable<Element> {
-        RefCountObservable(source: self)
+    /// ``ObservableType/share(replay:scope:file:line:)`` does the same in one operator.
+    public func refCount(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        RefCountObservable(site: SiteLiteral("refCount", file, line), source: self)
     }
 }
 
@@ -168,12 +168,14 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
     let detaching: (any ConnectionDetaching<Element>)?
     let state = LockedState(State())
 
-    init(source: Source) {
+    init(site: SiteLiteral, source: Source) {
         self.source = source
         self.observable = source.asObservable()
         self.detaching = source as? any ConnectionDetaching<Element>
-        super.init()
+        super.init(site: site)
     }
+
+    override var graphRole: GraphRole { .shared }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
         let sink = RefCountSink(parent: self, observer: observer)

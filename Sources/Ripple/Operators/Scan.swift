@@ -12,22 +12,24 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func scan<Accumulate>(
-        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
+        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Accumulate> {
-        scan(into: seed) { accumulate, element in
+        scan(into: seed, accumulator: { accumulate, element in
             accumulate = try accumulator(accumulate, element)
-        }
+        }, file: file, line: line)
     }
 
-    /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the
+    /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the
     /// accumulated value in place.
     @inlinable
     @inline(never)
     public func scan<Accumulate>(
-        into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void
+        into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Accumulate> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("scan", file, line)) { observer in
             let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer)
             sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink

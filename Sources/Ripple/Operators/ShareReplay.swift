@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// How long the subject behind ``ObservableType/share(replay:scope:)`` lives, which
+/// How long the subject behind ``ObservableType/share(replay:scope:file:line:)`` lives, which
 /// decides what a subscriber sees after the shared subscription to the source ended.
 public enum SubjectLifetimeScope: Sendable {
     /// Each connection to the source gets a fresh subject. When every subscriber
@@ -68,15 +68,19 @@ extension ObservableType {
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
     ///   - scope: How long the replay buffer (and a terminal event) is kept.
+    ///   - file: The file the operator is applied in, recorded as its site (see
+    ///     <doc:DebuggingStreams>); leave the default.
+    ///   - line: The line the operator is applied on; leave the default.
     @inlinable
     @inline(never)
-    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
+    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         guard replay >= 0 else {
             return .error(RxError.argumentOutOfRange("share(replay:scope:)", "replay", replay, minimum: 0))
         }
         // The closures are built here, for the caller's element type, so that the
         // shared event path (source -> subject -> subscribers) is specialised.
         return ShareObservable(
+            site: SiteLiteral("share", file, line),
             source: asObservable(),
             scope: scope,
             // RxSwift's dedicated `share()` and `share(replay: 1)` pass the terminal
@@ -106,9 +110,11 @@ struct ShareSubject<Element>: @unchecked Sendable {
     static func make(replay: Int) -> ShareSubject<Element> {
         if replay == 0 {
             let subject = PublishSubject<Element>()
+            subject.isGraphHidden = true
             return ShareSubject(observable: subject, observer: AnyObserver { subject.on($0) })
         }
         let subject = ReplaySubject<Element>(bufferSize: replay)
+        subject.isGraphHidden = true
         return ShareSubject(observable: subject, observer: AnyObserver { subject.on($0) })
     }
 }
@@ -157,6 +163,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
 
     @usableFromInline
     init(
+        site: SiteLiteral,
         source: Observable<Element>,
         scope: SubjectLifetimeScope,
         deliversTerminalFirst: Bool,
@@ -168,8 +175,10 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.makeSubject = makeSubject
         self.makeConnectionObserver = makeConnectionObserver
         self.foreverSubject = scope == .forever ? makeSubject() : nil
-        super.init()
+        super.init(site: site)
     }
+
+    override var graphRole: GraphRole { .shared }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
         let current = pthread_self()
@@ -281,7 +290,10 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
     }
 
     func connect() {
-        setUpstream(parent.source.subscribe(sink: parent.makeConnectionObserver(self)))
+        // Drawn as an edge into the `share` node, whichever thread connects.
+        SubscriptionRecorder.connecting(parent) {
+            setUpstream(parent.source.subscribe(sink: parent.makeConnectionObserver(self)))
+        }
     }
 
     @inlinable

@@ -10,10 +10,10 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func skip(_ count: Int) -> Observable<Element> {
+    public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange("skip(_:)", "count", count, minimum: 0)) }
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("skip", file, line)) { observer in
             let sink = SkipCountSink(remaining: count, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

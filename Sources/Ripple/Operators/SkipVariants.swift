@@ -11,9 +11,9 @@ extension ObservableType {
     /// source:              --1--2--3--4--|
     /// skip(5, scheduler):  --------3--4--|
     /// ```
-    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("skip", file, line)) { observer in
             let sink = SkipTimeSink(observer: observer)
             sink.timer.setDisposable(scheduler.scheduleRelative(sink, dueTime: duration) { sink in
                 sink.isOpen.store(true, ordering: .releasing)
@@ -36,9 +36,9 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    public func skip(while predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("skip", file, line)) { observer in
             let sink = SkipWhileSink(predicate: predicate, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -59,10 +59,10 @@ extension ObservableType {
     /// other:                -------x------
     /// skip(until: other):   --------3--4--|
     /// ```
-    public func skip<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
+    public func skip<Source: ObservableConvertibleType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
         let other = other.asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("skip", file, line)) { observer in
             let sink = SkipUntilSink<Element>(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 let endSilently = sink.update { isOpen, outbox -> Bool in
@@ -93,9 +93,10 @@ extension ObservableType {
                     case .completed: break
                     }
                 }
-                if !event.isStopEvent {
-                    sink.other.dispose()
-                }
+                // One element opens the gate for good, and a completion ends
+                // `other` too: either way its subscription, and what `other`'s
+                // operators captured, goes now (as in RxSwift).
+                sink.other.dispose()
             })
             sink.other.setDisposable(otherSubscription ?? Disposables.create())
             return sink

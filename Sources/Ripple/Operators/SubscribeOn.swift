@@ -2,17 +2,22 @@ extension ObservableType {
     /// Subscribes to the source (and later disposes the subscription) on
     /// `scheduler`: the work a cold source does on subscription runs there.
     ///
-    /// Events are not moved; use ``observe(on:)`` to choose where observers are
+    /// Events are not moved; use ``observe(on:file:line:)`` to choose where observers are
     /// called.
     ///
     /// ```
     /// source.subscribe(on: background)   // the source's subscribe runs on background
     /// ```
-    public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
+    public func subscribe(
+        on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         // Subscribes to `self` itself (not `asObservable()`), as RxSwift does, so a
         // custom source sees exactly one subscribe and one dispose, both on
         // `scheduler`.
-        Producer { observer in
+        Producer(site: SiteLiteral("subscribe(on:)", file, line)) { observer in
+            // While recording, the subscription made later on `scheduler` is an
+            // edge into this operator's node, like a synchronous one.
+            let node = SubscriptionRecorder.isRecording ? SubscriptionRecorder.currentNode : nil
             let sink = ForwardingSink(observer: observer)
             // `subscription` holds first the pending scheduled action, then the
             // source subscription. The action may run before `schedule` returns
@@ -24,7 +29,7 @@ extension ObservableType {
             let pendingAction = SingleAssignmentDisposable()
             subscription.disposable = pendingAction
             pendingAction.setDisposable(scheduler.schedule(()) { _ in
-                let inner = self.subscribe(AnyObserver { sink.forward($0) })
+                let inner = SubscriptionRecorder.with(current: node) { self.subscribe(AnyObserver { sink.forward($0) }) }
                 subscription.disposable = ScheduledDisposable(scheduler: scheduler, disposable: inner)
                 return Disposables.create()
             })
@@ -33,9 +38,9 @@ extension ObservableType {
         }
     }
 
-    /// Deprecated spelling of ``subscribe(on:)``.
+    /// Deprecated spelling of ``subscribe(on:file:line:)``.
     @available(*, deprecated, renamed: "subscribe(on:)")
-    public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        subscribe(on: scheduler)
+    public func subscribeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        subscribe(on: scheduler, file: file, line: line)
     }
 }

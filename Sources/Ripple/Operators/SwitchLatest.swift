@@ -14,9 +14,9 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// ```
     @inlinable
     @inline(never)
-    public func switchLatest() -> Observable<Element.Element> {
+    public func switchLatest(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("switchLatest", file, line)) { observer in
             let sink = SwitchSink<Element, Element.Element>(selector: { $0.asObservable() }, observer: observer)
             sink.run(outer: source)
             return sink
@@ -114,6 +114,9 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
                     outbox.terminate(.completed)
                 }
             }
+            // The outer sequence is done: what its operators captured goes now,
+            // not when the latest inner sequence ends (as in RxSwift).
+            releaseUpstream()
         }
     }
 

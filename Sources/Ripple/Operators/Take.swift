@@ -10,13 +10,13 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func take(_ count: Int) -> Observable<Element> {
+    public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         guard count > 0 else {
             return count == 0 ? .empty() : .error(RxError.argumentOutOfRange("take(_:)", "count", count, minimum: 0))
         }
         // A function that captures nothing and reads the producer's fields: one
         // allocation per `take` (see ``FieldProducer``).
-        return TakeProducer(source: asObservable(), count: count) { producer, observer in
+        return TakeProducer(site: SiteLiteral("take", file, line), source: asObservable(), count: count) { producer, observer in
             let step = unsafeDowncast(producer, to: TakeProducer<Element>.self)
             let sink = TakeCountSink(remaining: step.count, observer: observer)
             sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
@@ -38,13 +38,14 @@ final class TakeProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
 
     @inlinable
     init(
+        site: SiteLiteral,
         source: Observable<Element>,
         count: Int,
         _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.source = source
         self.count = count
-        super.init(subscribeHandler)
+        super.init(site: site, subscribeHandler)
     }
 }
 

@@ -18,9 +18,9 @@ extension ObservableType {
     /// source:                    --1--2--3--4--|
     /// take(for: 7, scheduler):   --1--2-|
     /// ```
-    public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func take(for duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("take", file, line)) { observer in
             let sink = TakeTimeSink(observer: observer)
             sink.timer.setDisposable(scheduler.scheduleRelative(sink, dueTime: duration) { sink in
                 sink.update { _, outbox in outbox.terminate(.completed) }
@@ -51,8 +51,8 @@ extension ObservableType {
     /// take(while: { $0 < 3 }, behavior: .inclusive):   --1--2--(5|)
     /// ```
     @inlinable
-    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
-        take(until: { try !predicate($0) }, behavior: behavior)
+    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        take(until: { try !predicate($0) }, behavior: behavior, file: file, line: line)
     }
 
     /// Passes on elements until `predicate` returns `true`; then completes
@@ -68,9 +68,9 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
+    public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("take", file, line)) { observer in
             let sink = TakeUntilPredicateSink(predicate: predicate, inclusive: behavior == .inclusive, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -91,10 +91,10 @@ extension ObservableType {
     /// other:                --------x-----
     /// take(until: other):   --1--2--|
     /// ```
-    public func take<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
+    public func take<Source: ObservableConvertibleType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         let source = asObservable()
         let other = other.asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("take", file, line)) { observer in
             let sink = TakeUntilSink<Element>(observer: observer)
             let otherSubscription = other.subscribe(sink: AnyObserver { event in
                 sink.update { _, outbox in
@@ -131,10 +131,10 @@ extension ObservableType {
     /// source:       --1--2--3--4--|
     /// takeLast(2):  --------------(34|)
     /// ```
-    public func takeLast(_ count: Int) -> Observable<Element> {
+    public func takeLast(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange("takeLast(_:)", "count", count, minimum: 0)) }
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: SiteLiteral("takeLast", file, line)) { observer in
             let sink = TakeLastSink(count: count, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

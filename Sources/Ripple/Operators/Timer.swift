@@ -7,8 +7,8 @@ extension ObservableType where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
-    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
-        timer(period, period: period, scheduler: scheduler)
+    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        timer(period, period: period, scheduler: scheduler, file: file, line: line)
     }
 
     /// Emits 0 after `dueTime`; then, if `period` is given, 1, 2, ... every `period`
@@ -22,11 +22,11 @@ extension ObservableType where Element: RxAbstractInteger {
     /// A negative `dueTime` means "now". A negative `period` fails with
     /// `RxError.argumentOutOfRange` when subscribed (a dispatch timer cannot repeat
     /// backwards; libdispatch would crash the process).
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         if let period, period.isNegative {
             return .error(RxError.argumentOutOfRange)
         }
-        return Producer { observer in
+        return Producer(site: SiteLiteral("timer", file, line)) { observer in
             let sink = ForwardingSink(observer: observer)
             if let period {
                 sink.setUpstream(disposable: scheduler.schedulePeriodic(Element.zero, startAfter: dueTime, period: period) { count in

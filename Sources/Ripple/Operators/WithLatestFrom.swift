@@ -16,10 +16,11 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
-        _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType
+        _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<ResultType> {
-        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { ($0, $1) })
-            .map { try resultSelector($0.0, $0.1) }
+        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { ($0, $1) }, site: SiteLiteral("withLatestFrom", file, line))
+            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line)
     }
 
     /// Emits the latest element of `second` each time this sequence emits.
@@ -36,8 +37,8 @@ extension ObservableType {
     /// withLatestFrom:  --------a--a-----|
     /// ```
     @inlinable
-    public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Source.Element> {
-        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { $1 })
+    public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
+        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { $1 }, site: SiteLiteral("withLatestFrom", file, line))
     }
 }
 
@@ -52,9 +53,10 @@ extension ObservableType {
 enum WithLatestFromFactory {
     @inlinable
     static func make<First, Second, Snapshot>(
-        _ first: Observable<First>, _ second: Observable<Second>, snapshot: @escaping (First, Second) -> Snapshot
+        _ first: Observable<First>, _ second: Observable<Second>, snapshot: @escaping (First, Second) -> Snapshot,
+        site: SiteLiteral
     ) -> Observable<Snapshot> {
-        Producer { observer in
+        Producer(site: site) { observer in
             let sink = WithLatestFromSink(snapshot: snapshot, observer: observer)
             sink.run(first: first, second: second)
             return sink

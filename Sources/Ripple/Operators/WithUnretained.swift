@@ -10,10 +10,11 @@ extension ObservableType {
     /// withUnretained(self) { ($0.name, $1) }:  --("a",1)--("a",2)--|    (self gone before 3)
     /// ```
     public func withUnretained<Object: AnyObject, Out>(
-        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
+        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Out> {
         let source = asObservable()
-        return Producer { [weak obj] observer in
+        return Producer(site: SiteLiteral("withUnretained", file, line)) { [weak obj] observer in
             let sink = WithUnretainedSink(object: obj, resultSelector: resultSelector, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -33,8 +34,8 @@ extension ObservableType {
     ///     .withUnretained(self)
     ///     .subscribe(onNext: { owner, _ in owner.save() })
     /// ```
-    public func withUnretained<Object: AnyObject>(_ obj: Object) -> Observable<(Object, Element)> {
-        withUnretained(obj) { ($0, $1) }
+    public func withUnretained<Object: AnyObject>(_ obj: Object, file: StaticString = #fileID, line: UInt = #line) -> Observable<(Object, Element)> {
+        withUnretained(obj, resultSelector: { ($0, $1) }, file: file, line: line)
     }
 }
 

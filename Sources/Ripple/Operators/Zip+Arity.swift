@@ -21,10 +21,11 @@ extension ObservableType {
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
-        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable())
-            .map { try resultSelector($0.0, $0.1) }
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line)
     }
 }
 
@@ -44,16 +45,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2
+        _ source1: O1, _ source2: O2,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable())
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), site: SiteLiteral("zip", file, line))
     }
 }
 
 extension ZipFactory {
     @inlinable
-    static func zip<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Observable<(E1, E2)> {
-        Producer { observer in
+    static func zip<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>, site: SiteLiteral) -> Observable<(E1, E2)> {
+        Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>), (E1, E2)>(
                 arity: 2, buffers: (RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!) }, observer: observer)
@@ -86,10 +88,11 @@ extension ObservableType {
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2) }
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2) }, file: file, line: line)
     }
 }
 
@@ -110,16 +113,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3
+        _ source1: O1, _ source2: O2, _ source3: O3,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable())
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("zip", file, line))
     }
 }
 
 extension ZipFactory {
     @inlinable
-    static func zip<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Observable<(E1, E2, E3)> {
-        Producer { observer in
+    static func zip<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, site: SiteLiteral) -> Observable<(E1, E2, E3)> {
+        Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>), (E1, E2, E3)>(
                 arity: 3, buffers: (RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!) }, observer: observer)
@@ -153,10 +157,11 @@ extension ObservableType {
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3) }
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }, file: file, line: line)
     }
 }
 
@@ -177,16 +182,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable())
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("zip", file, line))
     }
 }
 
 extension ZipFactory {
     @inlinable
-    static func zip<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Observable<(E1, E2, E3, E4)> {
-        Producer { observer in
+    static func zip<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4)> {
+        Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>), (E1, E2, E3, E4)>(
                 arity: 4, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!) }, observer: observer)
@@ -221,10 +227,11 @@ extension ObservableType {
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }, file: file, line: line)
     }
 }
 
@@ -245,16 +252,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable())
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("zip", file, line))
     }
 }
 
 extension ZipFactory {
     @inlinable
-    static func zip<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Observable<(E1, E2, E3, E4, E5)> {
-        Producer { observer in
+    static func zip<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5)> {
+        Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>), (E1, E2, E3, E4, E5)>(
                 arity: 5, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!) }, observer: observer)
@@ -290,10 +298,11 @@ extension ObservableType {
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }, file: file, line: line)
     }
 }
 
@@ -314,16 +323,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable())
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("zip", file, line))
     }
 }
 
 extension ZipFactory {
     @inlinable
-    static func zip<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Observable<(E1, E2, E3, E4, E5, E6)> {
-        Producer { observer in
+    static func zip<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6)> {
+        Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>), (E1, E2, E3, E4, E5, E6)>(
                 arity: 6, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!, $0.5.popFirst()!) }, observer: observer)
@@ -360,10 +370,11 @@ extension ObservableType {
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }, file: file, line: line)
     }
 }
 
@@ -384,16 +395,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable())
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("zip", file, line))
     }
 }
 
 extension ZipFactory {
     @inlinable
-    static func zip<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
-        Producer { observer in
+    static func zip<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
+        Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>), (E1, E2, E3, E4, E5, E6, E7)>(
                 arity: 7, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!, $0.5.popFirst()!, $0.6.popFirst()!) }, observer: observer)
@@ -431,10 +443,11 @@ extension ObservableType {
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable())
-            .map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }, file: file, line: line)
     }
 }
 
@@ -455,16 +468,17 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable())
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("zip", file, line))
     }
 }
 
 extension ZipFactory {
     @inlinable
-    static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
-        Producer { observer in
+    static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
+        Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>, RingBuffer<E8>), (E1, E2, E3, E4, E5, E6, E7, E8)>(
                 arity: 8, buffers: (RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer(), RingBuffer()), rule: .arity,
                 dequeue: { ($0.0.popFirst()!, $0.1.popFirst()!, $0.2.popFirst()!, $0.3.popFirst()!, $0.4.popFirst()!, $0.5.popFirst()!, $0.6.popFirst()!, $0.7.popFirst()!) }, observer: observer)

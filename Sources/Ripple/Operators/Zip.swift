@@ -18,9 +18,11 @@ extension ObservableType {
     @inlinable
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
-        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
+        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> where Collection.Element: ObservableType {
-        ZipFactory.collection(collection.map { $0.asObservable() }).map(resultSelector)
+        ZipFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("zip", file, line))
+            .map(resultSelector, file: file, line: line)
     }
 
     /// Emits arrays of the sources' elements combined pairwise by position (in the
@@ -40,9 +42,10 @@ extension ObservableType {
     /// ```
     @inlinable
     public static func zip<Collection: Swift.Collection>(
-        _ collection: Collection
+        _ collection: Collection,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
-        ZipFactory.collection(collection.map { $0.asObservable() })
+        ZipFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("zip", file, line))
     }
 }
 
@@ -55,12 +58,12 @@ extension ObservableType {
 @usableFromInline
 enum ZipFactory {
     @inlinable
-    static func collection<Element>(_ sources: [Observable<Element>]) -> Observable<[Element]> {
+    static func collection<Element>(_ sources: [Observable<Element>], site: SiteLiteral = .none) -> Observable<[Element]> {
         if sources.isEmpty {
             return .empty()
         }
         let count = sources.count
-        return Producer { observer in
+        return Producer(site: site) { observer in
             let sink = ZipSink<[RingBuffer<Element>], [Element]>(
                 arity: count, buffers: Array(repeating: RingBuffer(), count: count), rule: .collection,
                 dequeue: { buffers in

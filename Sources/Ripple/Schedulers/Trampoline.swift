@@ -22,6 +22,10 @@ struct TrampolineState {
     /// queued instead of being run immediately.
     @usableFromInline var isRunning = false
     @usableFromInline var queue = RingBuffer<TrampolineTask>()
+    /// While subscriptions are recorded: the graph node (unretained) on whose
+    /// behalf this thread subscribes or delivers, so that a subscription made now
+    /// is drawn as an edge into it (see ``SubscriptionRecorder``).
+    @usableFromInline var graphContext: UnsafeMutableRawPointer?
 
     @inlinable
     init() {}

@@ -206,10 +206,27 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     let disposedFlag = Atomic<Bool>(false)
 
+    /// `true` for a subject another observable uses internally (the one inside
+    /// `share`): the subscription graph shows that observable instead. Set
+    /// before the subject is shared.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var isGraphHidden = false
+
+    /// What the subscription graph calls this subject when it is part of
+    /// another type (a relay). Set before the subject is shared.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var graphLabel: SiteLiteral = .none
+
     @inlinable
     override init() {
         super.init()
     }
+
+    override var graphRole: GraphRole { isGraphHidden ? .hidden : .shared }
+
+    override var graphOperators: [SiteLiteral] { [graphLabel] }
 
     deinit {
         for subscription in observers.removeAll() + retired {

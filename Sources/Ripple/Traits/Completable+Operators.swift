@@ -20,13 +20,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onDispose: (() -> Void)? = nil,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Completable {
         Completable(raw: primitiveSequence.source.do(
             onError: onError, afterError: afterError,
             onCompleted: onCompleted, afterCompleted: afterCompleted,
             onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose
-        ))
+        , file: file, line: line))
     }
 
     /// Runs `second` after this `Completable` has completed.
@@ -39,8 +40,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):     ---|
     /// concat(second):  -----|
     /// ```
-    public func concat(_ second: Completable) -> Completable {
-        Completable.concat(primitiveSequence, second)
+    public func concat(_ second: Completable, file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        Completable.concat(primitiveSequence, second, file: file, line: line)
     }
 
     /// Runs the `Completable`s of `sequence` one after the other, each subscribed
@@ -54,9 +55,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:          ---|
     /// concat:   -----|
     /// ```
-    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Completable
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Completable
         where Sequence.Element == Completable {
-        Completable(raw: Observable.concat(sequence.lazy.map { $0.source }))
+        Completable(raw: Observable.concat(sequence.lazy.map { $0.source }, file: file, line: line))
     }
 
     /// Runs the `Completable`s of `collection` one after the other, each
@@ -70,9 +71,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:          ---|
     /// concat:   -----|
     /// ```
-    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Completable
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> Completable
         where Collection.Element == Completable {
-        Completable(raw: Observable.concat(collection.map { $0.source }))
+        Completable(raw: Observable.concat(collection.map { $0.source }, file: file, line: line))
     }
 
     /// Runs `sources` one after the other, each subscribed once the previous one
@@ -86,8 +87,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:                ---|
     /// concat(a, b):   -----|
     /// ```
-    public static func concat(_ sources: Completable...) -> Completable {
-        Completable(raw: Observable.concat(sources.map { $0.source }))
+    public static func concat(_ sources: Completable..., file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        Completable(raw: Observable.concat(sources.map { $0.source }, file: file, line: line))
     }
 
     /// Runs the `Completable`s of `sources` at the same time.
@@ -100,9 +101,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:     -----|
     /// zip:   -----|
     /// ```
-    public static func zip<Collection: Swift.Collection>(_ sources: Collection) -> Completable
+    public static func zip<Collection: Swift.Collection>(_ sources: Collection, file: StaticString = #fileID, line: UInt = #line) -> Completable
         where Collection.Element == Completable {
-        Completable(raw: Observable.merge(sources.map { $0.source }))
+        Completable(raw: Observable.merge(sources.map { $0.source }, file: file, line: line))
     }
 
     /// Runs the `Completable`s of `sources` at the same time.
@@ -115,8 +116,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:     -----|
     /// zip:   -----|
     /// ```
-    public static func zip(_ sources: [Completable]) -> Completable {
-        Completable(raw: Observable.merge(sources.map { $0.source }))
+    public static func zip(_ sources: [Completable], file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        Completable(raw: Observable.merge(sources.map { $0.source }, file: file, line: line))
     }
 
     /// Runs `sources` at the same time.
@@ -212,8 +213,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):      -1-2-|
     /// andThen(second):  ---1-2-|
     /// ```
-    public func andThen<Element>(_ second: Observable<Element>) -> Observable<Element> {
-        primitiveSequence.source.elementless(as: Element.self).concat(second)
+    public func andThen<Element>(_ second: Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        primitiveSequence.source.elementless(as: Element.self).concat(second, file: file, line: line)
     }
 }
 

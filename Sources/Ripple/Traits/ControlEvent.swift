@@ -23,9 +23,12 @@ public protocol ControlEventType: ObservableType {
 ///
 /// The contract an event's creator must keep (RxCocoa's): the events never fail,
 /// no initial value is sent on subscription, and they are delivered on the UI
-/// thread. `ControlEvent` takes `events` as it is; unlike RxCocoa it does not
-/// move the subscription to the main scheduler, so that it also serves UIs and
-/// tests that do not run a main run loop.
+/// thread. As in RxCocoa, `ControlEvent` makes sure `events` is subscribed (and
+/// disposed) on the main queue (`subscribe(on: ConcurrentMainScheduler.instance)`):
+/// a subscription made on the main thread happens at once, one made on another
+/// thread is handed to the main queue, which the app must run (a UI app does; a
+/// terminal app runs `dispatchMain()` or `RunLoop.main.run()`, an XCTest waits
+/// for an expectation).
 public struct ControlEvent<PropertyType>: ControlEventType, @unchecked Sendable {
     /// The event's element type.
     public typealias Element = PropertyType
@@ -34,9 +37,9 @@ public struct ControlEvent<PropertyType>: ControlEventType, @unchecked Sendable 
     let events: Observable<PropertyType>
 
     /// Creates a control event from the observable of its events, which must
-    /// never fail.
+    /// never fail. `events` is subscribed on the main queue.
     public init<Ev: ObservableType>(events: Ev) where Ev.Element == Element {
-        self.events = events.asObservable()
+        self.events = events.subscribe(on: ConcurrentMainScheduler.instance)
     }
 
     /// Subscribes `observer` to the events.

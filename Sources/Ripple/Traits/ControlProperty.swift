@@ -32,9 +32,10 @@ public protocol ControlPropertyType: ObservableType, ObserverType {
 ///
 /// The contract a property's creator must keep (RxCocoa's): `values` never fails,
 /// sends the current value first on subscription, and delivers on the UI
-/// thread. `ControlProperty` takes `values` as it is; unlike RxCocoa it does
-/// not move the subscription to the main scheduler, so that it also serves
-/// UIs and tests that do not run a main run loop.
+/// thread. As in RxCocoa, `ControlProperty` makes sure `values` is subscribed
+/// (and disposed) on the main queue (`subscribe(on: ConcurrentMainScheduler.instance)`):
+/// on the main thread at once, so the current value arrives before `subscribe`
+/// returns; from another thread through the main queue, which the app must run.
 ///
 /// An error sent to the property is not applied: it is reported to
 /// ``Hooks/contractViolationHandler`` (RxCocoa stops the program in debug builds).
@@ -52,12 +53,13 @@ public struct ControlProperty<PropertyType>: ControlPropertyType, @unchecked Sen
     ///
     /// - Parameters:
     ///   - values: The property's values: the current one first on subscription,
-    ///     then every change. It must never fail.
+    ///     then every change. It must never fail. It is subscribed on the main
+    ///     queue.
     ///   - valueSink: Applies the values sent to the property.
     public init<Values: ObservableType, Sink: ObserverType>(
         values: Values, valueSink: Sink
     ) where Element == Values.Element, Element == Sink.Element {
-        self.values = values.asObservable()
+        self.values = values.subscribe(on: ConcurrentMainScheduler.instance)
         self.valueSink = valueSink.asObserver()
     }
 

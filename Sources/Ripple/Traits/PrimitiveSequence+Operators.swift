@@ -40,9 +40,12 @@ extension PrimitiveSequence {
     /// ```
     public static func using<Resource: Disposable>(
         _ resourceFactory: @escaping () throws -> Resource,
-        primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>
+        primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable.using(resourceFactory) { try primitiveSequenceFactory($0).asObservable() })
+        PrimitiveSequence(raw: Observable.using(
+            resourceFactory, observableFactory: { try primitiveSequenceFactory($0).asObservable() }, file: file, line: line
+        ))
     }
 }
 
@@ -54,8 +57,8 @@ extension PrimitiveSequence where Element: RxAbstractInteger {
     /// timer(30):  ------------------------------(0|)
     ///             ^ subscribed                  ^ 30 later
     /// ```
-    public static func timer(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable<Element>.timer(dueTime, scheduler: scheduler))
+    public static func timer(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable<Element>.timer(dueTime, scheduler: scheduler, file: file, line: line))
     }
 }
 
@@ -72,8 +75,8 @@ extension PrimitiveSequence {
     /// source:            --(1|)          --#
     /// delay(3):          -----(1|)       --#
     /// ```
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler, file: file, line: line))
     }
 
     /// Subscribes to the source only after `dueTime` has passed on `scheduler`.
@@ -85,8 +88,8 @@ extension PrimitiveSequence {
     /// source (cold):              --(1|)
     /// delaySubscription(3):    -----(1|)
     /// ```
-    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.delaySubscription(dueTime, scheduler: scheduler))
+    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.delaySubscription(dueTime, scheduler: scheduler, file: file, line: line))
     }
 
     /// Delivers the outcome on `scheduler`.
@@ -97,11 +100,11 @@ extension PrimitiveSequence {
     /// source (thread A):           --(1|)
     /// observe(on: B) (thread B):   ---(1|)
     /// ```
-    public func observe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.observe(on: scheduler))
+    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.observe(on: scheduler, file: file, line: line))
     }
 
-    /// Deprecated spelling of ``observe(on:)``.
+    /// Deprecated spelling of ``observe(on:file:line:)``.
     @available(*, deprecated, renamed: "observe(on:)")
     public func observeOn(_ scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
         observe(on: scheduler)
@@ -110,7 +113,7 @@ extension PrimitiveSequence {
     /// Subscribes to (and disposes) the source on `scheduler`.
     ///
     /// Succeeds, completes or fails as the source does; where the outcome is
-    /// delivered depends on the source (use ``observe(on:)`` to choose it).
+    /// delivered depends on the source (use ``observe(on:file:line:)`` to choose it).
     ///
     /// ```
     /// subscribe(on: B):   the source's subscription side effects run on B
@@ -135,11 +138,11 @@ extension PrimitiveSequence {
     /// source:                --------(1|)
     /// timeout(5, scheduler): -----#            (RxError.timeout)
     /// ```
-    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler))
+    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler, file: file, line: line))
     }
 
-    /// Like ``timeout(_:scheduler:)``, but when the time passes, disposes the
+    /// Like ``timeout(_:scheduler:file:line:)``, but when the time passes, disposes the
     /// source and continues with `other` (subscribed at that moment) instead of
     /// failing.
     ///
@@ -151,9 +154,10 @@ extension PrimitiveSequence {
     /// timeout(5, other:, scheduler):   -----------(2|)
     /// ```
     public func timeout(
-        _ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType
+        _ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.timeout(dueTime, other: other.source, scheduler: scheduler))
+        PrimitiveSequence(raw: source.timeout(dueTime, other: other.source, scheduler: scheduler, file: file, line: line))
     }
 }
 
@@ -193,8 +197,8 @@ extension PrimitiveSequence {
     /// source (cold):  --#          (fails twice, then succeeds)
     /// retry():        ------------(1|)
     /// ```
-    public func retry() -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry())
+    public func retry(file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(file: file, line: line))
     }
 
     /// Subscribes to the source up to `maxAttemptCount` times in all, as long as
@@ -209,8 +213,8 @@ extension PrimitiveSequence {
     /// source (cold):  --#
     /// retry(2):       ----#
     /// ```
-    public func retry(_ maxAttemptCount: Int) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry(maxAttemptCount))
+    public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(maxAttemptCount, file: file, line: line))
     }
 
     /// Resubscribes to the source when the sequence built by `notificationHandler`
@@ -227,9 +231,10 @@ extension PrimitiveSequence {
     /// retry(when: { $0.take(2) }):    ------(1|)   (the third attempt succeeds)
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType, Error: Swift.Error>(
-        when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable
+        when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry(when: notificationHandler))
+        PrimitiveSequence(raw: source.retry(when: notificationHandler, file: file, line: line))
     }
 
     /// Like the typed `retry(when:)`, with the handler receiving every error.
@@ -239,9 +244,10 @@ extension PrimitiveSequence {
     /// retry(when: { $0.take(1) }):    ----(1|)   (the second attempt succeeds)
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType>(
-        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
+        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry(when: notificationHandler))
+        PrimitiveSequence(raw: source.retry(when: notificationHandler, file: file, line: line))
     }
 
     /// Deprecated spelling of the typed `retry(when:)`.

@@ -16,9 +16,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2>(
         _ source1: Single<E1>, _ source2: Single<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element
+        resultSelector: @escaping (E1, E2) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source).map { try resultSelector($0.0, $0.1) })
+        Single(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line))
     }
 }
 
@@ -35,9 +37,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----((1, 2)|)
     /// ```
     public static func zip<E1, E2>(
-        _ source1: Single<E1>, _ source2: Single<E2>
+        _ source1: Single<E1>, _ source2: Single<E2>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<(E1, E2)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -58,9 +61,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
-        resultSelector: @escaping (E1, E2, E3) throws -> Element
+        resultSelector: @escaping (E1, E2, E3) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source).map { try resultSelector($0.0, $0.1, $0.2) })
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2) }, file: file, line: line))
     }
 }
 
@@ -78,9 +83,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  --------((1, 2, 3)|)
     /// ```
     public static func zip<E1, E2, E3>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<(E1, E2, E3)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -102,9 +108,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
-        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3) })
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }, file: file, line: line))
     }
 }
 
@@ -123,9 +131,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----------((1, 2, 3, 4)|)
     /// ```
     public static func zip<E1, E2, E3, E4>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<(E1, E2, E3, E4)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -148,9 +157,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) })
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }, file: file, line: line))
     }
 }
 
@@ -170,9 +181,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  --------------((1, 2, 3, 4, 5)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<(E1, E2, E3, E4, E5)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -196,9 +208,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) })
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }, file: file, line: line))
     }
 }
 
@@ -219,9 +233,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----------------((1, 2, 3, 4, 5, 6)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<(E1, E2, E3, E4, E5, E6)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -246,9 +261,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) })
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }, file: file, line: line))
     }
 }
 
@@ -270,9 +287,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  --------------------((1, 2, 3, 4, 5, 6, 7)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<(E1, E2, E3, E4, E5, E6, E7)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -298,9 +316,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) })
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }, file: file, line: line))
     }
 }
 
@@ -323,9 +343,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----------------------((1, 2, 3, 4, 5, 6, 7, 8)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Single<(E1, E2, E3, E4, E5, E6, E7, E8)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -347,9 +368,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element
+        resultSelector: @escaping (E1, E2) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source).map { try resultSelector($0.0, $0.1) })
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line))
     }
 }
 
@@ -368,9 +391,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----((1, 2)|)
     /// ```
     public static func zip<E1, E2>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<(E1, E2)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -393,9 +417,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
-        resultSelector: @escaping (E1, E2, E3) throws -> Element
+        resultSelector: @escaping (E1, E2, E3) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source).map { try resultSelector($0.0, $0.1, $0.2) })
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2) }, file: file, line: line))
     }
 }
 
@@ -415,9 +441,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  --------((1, 2, 3)|)
     /// ```
     public static func zip<E1, E2, E3>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<(E1, E2, E3)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -441,9 +468,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
-        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3) })
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }, file: file, line: line))
     }
 }
 
@@ -464,9 +493,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----------((1, 2, 3, 4)|)
     /// ```
     public static func zip<E1, E2, E3, E4>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<(E1, E2, E3, E4)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -491,9 +521,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) })
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }, file: file, line: line))
     }
 }
 
@@ -515,9 +547,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  --------------((1, 2, 3, 4, 5)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<(E1, E2, E3, E4, E5)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -543,9 +576,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) })
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }, file: file, line: line))
     }
 }
 
@@ -568,9 +603,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----------------((1, 2, 3, 4, 5, 6)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<(E1, E2, E3, E4, E5, E6)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -597,9 +633,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) })
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }, file: file, line: line))
     }
 }
 
@@ -623,9 +661,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  --------------------((1, 2, 3, 4, 5, 6, 7)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<(E1, E2, E3, E4, E5, E6, E7)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line)))
     }
 }
 
@@ -653,9 +692,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source).map { try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) })
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }, file: file, line: line))
     }
 }
 
@@ -680,8 +721,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----------------------((1, 2, 3, 4, 5, 6, 7, 8)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<(E1, E2, E3, E4, E5, E6, E7, E8)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line)))
     }
 }

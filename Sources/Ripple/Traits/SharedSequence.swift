@@ -12,7 +12,7 @@ public protocol SharingStrategyProtocol {
     static var scheduler: SchedulerType { get }
 
     /// Shares `source` between subscribers (for example with
-    /// ``ObservableType/share(replay:scope:)``).
+    /// ``ObservableType/share(replay:scope:file:line:)``).
     static func share<Element>(_ source: Observable<Element>) -> Observable<Element>
 }
 
@@ -28,6 +28,9 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
 extension SharedSequenceConvertibleType {
     /// The shared sequence as an ``Observable``: a type that implements only
     /// ``asSharedSequence()`` gets `asObservable()` from it, as in RxCocoa.
+    // Disfavoured for the reason given on `ObservableType.asObservable()`:
+    // `SharedSequence` declares its own.
+    @_disfavoredOverload
     public func asObservable() -> Observable<Element> {
         asSharedSequence().asObservable()
     }
@@ -169,8 +172,8 @@ extension SharedSequence where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
-    public static func interval(_ period: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler))
+    public static func interval(_ period: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler, file: file, line: line))
     }
 
     /// Emits 0 after `dueTime`, then 1, 2, ... every `period` (or completes right
@@ -179,8 +182,8 @@ extension SharedSequence where Element: RxAbstractInteger {
     /// ```
     /// timer(5, period: 10):  ----0---------1---------2--...
     /// ```
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler, file: file, line: line))
     }
 }
 

@@ -176,12 +176,12 @@ final class MapFilterFusionTests: RippleTestCase {
     func testAnUnsharedMapOrFilterIsFusedInPlace() {
         let subject = PublishSubject<Int>()
         var mapped: Observable<Int>? = subject.map { $0 * 10 }
-        weak var watchedMap = mapped
+        weak let watchedMap = mapped
         let mapFiltered = mapped.take()!.filter { $0 > 10 }
         XCTAssertTrue(mapFiltered === watchedMap)
 
         var filtered: Observable<Int>? = subject.filter { $0 > 1 }
-        weak var watchedFilter = filtered
+        weak let watchedFilter = filtered
         let filteredTwice = filtered.take()!.filter { $0 < 4 }
         XCTAssertTrue(filteredTwice === watchedFilter)
 

@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 import RippleTest
 import XCTest
@@ -138,11 +139,12 @@ final class ControlPropertyTests: RippleTestCase {
     func testControlEventForwardsEvents() {
         let button = Button()
         var taps = 0
-        let subscription = button.tap.subscribe(onNext: { taps += 1 })
+        let tap = button.tap
+        let subscription = tap.subscribe(onNext: { taps += 1 })
         button.press()
         button.press()
         XCTAssertEqual(taps, 2)
-        XCTAssertTrue(button.tap.asControlEvent().asObservable() === button.tap.asObservable())
+        XCTAssertTrue(tap.asControlEvent().asObservable() === tap.asObservable())
         subscription.dispose()
     }
 
@@ -192,5 +194,67 @@ final class ControlPropertyTests: RippleTestCase {
         let property = field.text.asControlProperty()
         let lengths = record(property.orEmpty.map(\.count).take(1))
         XCTAssertEqual(lengths.0.values, [.next(0), .completed])
+    }
+    // MARK: - Subscribed on the main queue (RxCocoa's ControlEventTests and
+    // ControlPropertyTests.testObservingIsAlwaysHappeningOnMainQueue)
+
+    /// `true` when called on the main queue (RxSwift's `DispatchQueue.isMain`).
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    private static var isOnMainQueue: Bool {
+        DispatchQueue.getSpecific(key: mainQueueKey) ?? false
+    }
+
+    /// Subscribes to `observable` twice from a background queue (through
+    /// `asObservable()` and directly), disposes both on the main queue, and
+    /// returns whether each subscription to the underlying source ran there.
+    private func subscriptionQueues<Control: ObservableType>(_ make: (Observable<Int>) -> Control) -> [Bool]
+    where Control.Element == Int {
+        let onMainQueue = Recorder<Bool>()
+        let source = Observable<Int>.deferred {
+            onMainQueue.append(Self.isOnMainQueue)
+            return .never()
+        }
+        let control = make(source)
+        let subscribeTwice = UncheckedSendableBox { () -> [Disposable] in
+            [control.asObservable().subscribe { _ in }, control.subscribe { _ in }]
+        }
+        let done = expectation(description: "subscribed from a background queue")
+        DispatchQueue.global().async {
+            let subscriptions = subscribeTwice.value()
+            DispatchQueue.main.async {
+                subscriptions.forEach { $0.dispose() }
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 5)
+        return onMainQueue.values
+    }
+
+    func testControlEventIsAlwaysSubscribedOnTheMainQueue() {
+        XCTAssertEqual(subscriptionQueues { ControlEvent(events: $0) }, [true, true])
+    }
+
+    func testControlPropertyIsAlwaysSubscribedOnTheMainQueue() {
+        XCTAssertEqual(subscriptionQueues { ControlProperty(values: $0, valueSink: AnyObserver { _ in }) }, [true, true])
+        XCTAssertEqual(subscriptionQueues { ControlProperty(values: $0, valueSink: AnyObserver { _ in }).changed }, [true, true])
+    }
+
+    func testOnTheMainThreadTheSubscriptionIsImmediate() {
+        // A terminal UI that subscribes on the main thread (no run loop needed):
+        // the current value arrives before `subscribe` returns, and disposing
+        // stops the delivery at once.
+        let field = TextField()
+        field.type("now")
+        var values: [String?] = []
+        let subscription = field.text.subscribe(onNext: { values.append($0) })
+        XCTAssertEqual(values, ["now"])
+        subscription.dispose()
+        field.type("later")
+        XCTAssertEqual(values, ["now"])
     }
 }

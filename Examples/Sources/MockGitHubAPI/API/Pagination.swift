@@ -3,8 +3,9 @@
 /// - `per_page` defaults to 30 and is capped at 100; a value below 1 or one that is
 ///   not a number means the default.
 /// - `page` starts at 1; a value below 1 or one that is not a number means 1. A page
-///   past the end is empty (still `200 OK`), however large the number: the index
-///   arithmetic reports overflow instead of trapping.
+///   past the end is empty (still `200 OK`), however large the number, even one
+///   beyond 64 bits (read as `Int.max`): the index arithmetic reports overflow
+///   instead of trapping.
 /// - `Link` lists, in GitHub's order, `prev`, `next`, `last` and `first` as they
 ///   apply; it is absent when everything fits on one page.
 public struct Pagination: Sendable, Equatable {
@@ -19,9 +20,22 @@ public struct Pagination: Sendable, Equatable {
         self.perPage = perPage < 1 ? Self.defaultPerPage : min(perPage, Self.maximumPerPage)
     }
 
-    /// Reads `page` and `per_page` from a query.
+    /// Reads `page` and `per_page` from a query as GitHub does: a value that is not
+    /// a whole number of at least 1 (`0`, `-1`, `abc`, empty) is ignored (page 1,
+    /// 30 per page), `per_page` above 100 is 100, and a `page` too large for an
+    /// `Int` is still that far away: ``Int/max``, past every result (a search
+    /// answers it with its 422, a user's repositories with an empty page).
     public init(query: QueryParameters) {
-        self.init(page: query.integer("page") ?? 1, perPage: query.integer("per_page") ?? Self.defaultPerPage)
+        self.init(page: Self.number(query["page"]) ?? 1, perPage: Self.number(query["per_page"]) ?? Self.defaultPerPage)
+    }
+
+    /// A decimal number of at least 1 (`Int.max` when larger than that), else `nil`.
+    static func number(_ text: String?) -> Int? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces) else { return nil }
+        let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard let value = Int(digits) else { return Int.max }
+        return value >= 1 ? value : nil
     }
 
     /// The number of pages needed for `count` items (at least 1).

@@ -128,6 +128,22 @@ public struct MockGitHubConfiguration: Sendable {
         case fixed(Duration)
         /// Wait a uniformly random time between the two durations (inclusive).
         case uniform(Duration, Duration)
+
+        /// The latency a command line gives in milliseconds: `200` (`0` for none)
+        /// or a range `50-400`; `nil` for anything else, a negative number
+        /// (`-5`) included.
+        public init?(milliseconds text: String) {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            let values = parts.map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            switch (parts.count, values.first ?? nil, values.last ?? nil) {
+            case (1, let value?, _) where value >= 0:
+                self = value == 0 ? .none : .fixed(.milliseconds(value))
+            case (2, let low?, let high?) where low >= 0 && low <= high:
+                self = .uniform(.milliseconds(low), .milliseconds(high))
+            default:
+                return nil
+            }
+        }
     }
 
     /// At most ``limit`` requests per ``window``; the window starts with the first

@@ -1,0 +1,83 @@
+extension ObservableType {
+    /// Marks this point of the chain in the trace of every error that passes it,
+    /// with `description` and the place `checkpoint` was written (Reactor's
+    /// `checkpoint`).
+    ///
+    /// The events pass through unchanged: completes when the source completes,
+    /// fails with the source's error. An error that went through checkpoints lists
+    /// them, nearest first, in ``Swift/Error/rippleTrace`` and in what the default
+    /// ``Hooks/defaultErrorHandler`` prints, even when subscriptions are not
+    /// recorded (with ``Hooks/recordsOperatorSites`` on, the trace lists every
+    /// operator, checkpoints included). Until an error comes, a checkpoint costs
+    /// what any operator costs.
+    ///
+    /// ```
+    /// source:               --a--b--#
+    /// checkpoint("search"): --a--b--#     (the error's trace: checkpoint("search") at File.swift:12)
+    /// ```
+    @inlinable
+    @inline(never)
+    public func checkpoint(_ description: String, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        let source = asObservable()
+        let site = SiteLiteral("checkpoint", file, line)
+        return CheckpointObservable(description: description, site: site) { observer in
+            let sink = CheckpointSink(description: description, site: site, observer: observer)
+            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
+            return sink
+        }
+    }
+}
+
+/// The observable of `checkpoint(_:)`: a `Producer` that gives the graph its
+/// description.
+@usableFromInline
+final class CheckpointObservable<Element>: Observable<Element>, @unchecked Sendable {
+    @usableFromInline
+    let description: String
+    @usableFromInline
+    let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
+
+    @inlinable
+    init(description: String, site: SiteLiteral, subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
+        self.description = description
+        self.subscribeHandler = subscribeHandler
+        super.init(site: site)
+    }
+
+    @inlinable
+    override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        subscribeHandler(observer)
+    }
+
+    override var graphName: String? { description }
+}
+
+@usableFromInline
+final class CheckpointSink<Element>: Sink<Element>, @unchecked Sendable {
+    @usableFromInline
+    let description: String
+    @usableFromInline
+    let site: SiteLiteral
+
+    @inlinable
+    init(description: String, site: SiteLiteral, observer: AnyObserver<Element>) {
+        self.description = description
+        self.site = site
+        super.init(observer: observer)
+    }
+
+    @inlinable
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            forwardNext(element)
+        case .error(let error):
+            if !isDisposed {
+                ErrorTraces.recordCheckpoint(error, name: description, site: site)
+            }
+            forwardError(error)
+        case .completed:
+            forwardCompleted()
+        }
+    }
+}

@@ -1,0 +1,306 @@
+import Foundation
+import Synchronization
+
+/// `true` while subscriptions are recorded (``Hooks/recordsOperatorSites``): the
+/// only thing the subscription machinery reads when recording is off.
+@usableFromInline
+let _recordsSubscriptions = Atomic<Bool>(false)
+
+extension Hooks {
+    /// When `true`, every subscription made from now on is recorded: which
+    /// operator (with its ``OperatorSite``) subscribed to which, how many events
+    /// went through each, and where errors went.
+    ///
+    /// That gives the live ``SubscriptionGraph`` (``SubscriptionGraph/current()``),
+    /// error traces that list every operator an error passed through
+    /// (``Swift/Error/rippleTrace``, and the default ``defaultErrorHandler``'s
+    /// output), and leak reports that name each leaked subscription's chain.
+    ///
+    /// Off by default. The sites themselves are always stored (three words per
+    /// operator); what recording adds is per subscription and per event (see
+    /// docs/Debugging.md), so turn it on in debug builds, early: only the
+    /// subscriptions made while it is on are recorded.
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// Hooks.recordsOperatorSites = true
+    /// #endif
+    /// ```
+    public static var recordsOperatorSites: Bool {
+        get { _recordsSubscriptions.load(ordering: .relaxed) }
+        set { _recordsSubscriptions.store(newValue, ordering: .relaxed) }
+    }
+}
+
+/// How the subscription graph shows an observable.
+enum GraphRole {
+    /// A node per subscription (cold: each subscriber runs its own copy).
+    case perSubscription
+    /// One node for the observable, with an edge to each subscriber (subjects,
+    /// `share`, `publish`, `refCount`).
+    case shared
+    /// Not shown: an observable that another one uses internally (the subject
+    /// inside `share`), whose events that one counts.
+    case hidden
+}
+
+/// One node of the live graph: a subscription of a cold observable, or a shared
+/// observable (a subject, `share`) with all its subscribers, or a subscriber.
+/// Its structure (`edgeCount`) changes under ``SubscriptionRecorder``'s lock;
+/// its counters are atomics, updated by events without any lock.
+final class GraphNode: @unchecked Sendable {
+    enum Role { case operation, shared, subscriber }
+
+    let id: UInt64
+    /// The ids of the steps fused into this node, upstream first; the last one is
+    /// `id` (edges leave from it), the first one receives the node's edges.
+    let stepIDs: [UInt64]
+    let role: Role
+    let operators: [SiteLiteral]
+    let name: String?
+    /// The observable (for shared nodes, to find the node again; for naming).
+    weak var observable: AnyObject?
+    /// For a shared node: its key in the recorder's index of shared nodes.
+    let sharedKey: ObjectIdentifier?
+    let observableType: Any.Type?
+    let elementType: Any.Type
+    let scopes: [NamedSubscriptionScope]
+    /// The type of the subscription its observable returned (to name an operator
+    /// that recorded no site). Under the recorder's lock.
+    var subscriptionType: Any.Type?
+    /// Under the recorder's lock: live edges into and out of this node.
+    var edgeCount = 0
+    /// Events delivered to the node's subscribers (each subscriber counts).
+    let delivered = Atomic<Int>(0)
+    /// Wall-clock nanoseconds of the last delivery, 0 before the first.
+    let lastEvent = Atomic<UInt64>(0)
+
+    init(
+        id: UInt64, stepIDs: [UInt64], role: Role, operators: [SiteLiteral], name: String?,
+        observable: AnyObject?, elementType: Any.Type, scopes: [NamedSubscriptionScope]
+    ) {
+        self.id = id
+        self.stepIDs = stepIDs
+        self.role = role
+        self.operators = operators
+        self.name = name
+        self.observable = observable
+        self.sharedKey = role == .shared ? observable.map(ObjectIdentifier.init) : nil
+        self.observableType = observable.map { type(of: $0) }
+        self.elementType = elementType
+        self.scopes = scopes
+    }
+}
+
+/// An edge of the live graph: `from` delivers to `to`.
+final class GraphEdge: @unchecked Sendable {
+    let id: UInt64
+    let from: GraphNode
+    let to: GraphNode
+    let events = Atomic<Int>(0)
+    /// Under the recorder's lock.
+    var isEnded = false
+
+    init(id: UInt64, from: GraphNode, to: GraphNode) {
+        self.id = id
+        self.from = from
+        self.to = to
+    }
+
+    /// Counts an event delivered along this edge; an error also records the hop
+    /// in its trace.
+    func record<Element>(_ event: Event<Element>) {
+        events.add(1, ordering: .relaxed)
+        from.delivered.add(1, ordering: .relaxed)
+        from.lastEvent.store(SubscriptionRecorder.wallClockNanoseconds(), ordering: .relaxed)
+        if case .error(let error) = event {
+            ErrorTraces.recordHop(error, from: from, to: to)
+        }
+    }
+}
+
+/// The subscription an observable returns while subscriptions are recorded: its
+/// own subscription as upstream, and the edge to end when it goes.
+final class RecordedSubscription: SubscriptionBase, @unchecked Sendable {
+    let edge: GraphEdge
+
+    init(edge: GraphEdge) {
+        self.edge = edge
+        super.init()
+    }
+
+    deinit {
+        // Dropped without being disposed (an operator that keeps no reference to
+        // a subscription it has no use for): it is no longer live either.
+        SubscriptionRecorder.end(edge)
+    }
+
+    override func disposeResources() {
+        SubscriptionRecorder.end(edge)
+    }
+}
+
+/// Records subscriptions while ``Hooks/recordsOperatorSites`` is on: the registry
+/// of live nodes and edges behind ``SubscriptionGraph``.
+///
+/// Everything goes through ``run(_:_:)``, which ``Observable/start(_:)`` calls
+/// for every subscription: it creates the node (or finds a shared one), the edge
+/// to the subscribing node, wraps the observer to count events, and marks the
+/// node as the thread's current one while the observable subscribes upstream (so
+/// that those subscriptions become edges into it). Events delivered along an edge
+/// mark its downstream node as current too: an operator that subscribes while
+/// handling an event (`flatMap`'s inner sequences, `concat`'s next source,
+/// `retry`) gets its edges as well.
+@usableFromInline
+enum SubscriptionRecorder {
+    /// Whether subscriptions are recorded: one relaxed load.
+    @inlinable
+    static var isRecording: Bool {
+        _recordsSubscriptions.load(ordering: .relaxed)
+    }
+
+    struct State {
+        var nodes: [UInt64: GraphNode] = [:]
+        var edges: [UInt64: GraphEdge] = [:]
+        var shared: [ObjectIdentifier: GraphNode] = [:]
+    }
+
+    static let state = LockedState(State())
+    private static let ids = Atomic<UInt64>(0)
+
+    static func nextID() -> UInt64 {
+        ids.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The highest id given so far (leak checks count the nodes made after it).
+    static var lastID: UInt64 {
+        ids.load(ordering: .relaxed)
+    }
+
+    static func wallClockNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    /// The node this thread subscribes or delivers for, if any.
+    static var currentNode: GraphNode? {
+        guard let raw = Trampoline.current.pointee.graphContext else { return nil }
+        return Unmanaged<GraphNode>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` with `node` as this thread's current node.
+    static func with<Result>(current node: GraphNode?, _ body: () -> Result) -> Result {
+        let state = Trampoline.current
+        let saved = state.pointee.graphContext
+        state.pointee.graphContext = node.map { Unmanaged.passUnretained($0).toOpaque() }
+        defer { state.pointee.graphContext = saved }
+        return body()
+    }
+
+    /// Runs `body` (a `connect()`) on behalf of `observable`'s shared node, so
+    /// that the connection's subscription is drawn into it. Just runs `body` when
+    /// nothing is recorded.
+    static func connecting<Element, Result>(_ observable: Observable<Element>, _ body: () -> Result) -> Result {
+        guard _recordsSubscriptions.load(ordering: .relaxed) else { return body() }
+        let node = state.withLock { $0.shared[ObjectIdentifier(observable)] }
+        guard let node, node.observable === observable else { return body() }
+        return with(current: node, body)
+    }
+
+    /// Subscribes `observer` to `observable`, recording the subscription.
+    @usableFromInline
+    static func run<Element>(_ observable: Observable<Element>, _ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        let role = observable.graphRole
+        if case .hidden = role {
+            return observable.run(observer)
+        }
+        let edge = attach(observable, shared: role == .shared, parent: currentNode)
+        let downstream = edge.to
+        let recorded = AnyObserver<Element> { event in
+            edge.record(event)
+            with(current: downstream) { observer.on(event) }
+            if event.isStopEvent {
+                end(edge)
+            }
+        }
+        let subscription = with(current: edge.from) { observable.run(recorded) }
+        if let subscription {
+            state.withLock { _ in edge.from.subscriptionType = type(of: subscription) }
+            if subscription.isDisposed {
+                end(edge)
+                return subscription
+            }
+        }
+        let alive = state.withLock { _ in !edge.isEnded }
+        guard alive else { return subscription }
+        let wrapper = RecordedSubscription(edge: edge)
+        wrapper.setUpstream(subscription)
+        return wrapper
+    }
+
+    /// Adds the node for a subscription of `observable` (or finds its shared
+    /// node) and the edge to `parent`, or to a new subscriber node when it is
+    /// subscribed from outside any operator.
+    static func attach<Element>(_ observable: Observable<Element>, shared: Bool, parent: GraphNode?) -> GraphEdge {
+        let scopes = NamedStreams.activeScopes()
+        let inherited = parent.map { parent in parent.scopes + scopes.filter { scope in !parent.scopes.contains { $0 === scope } } } ?? scopes
+        let operators = observable.graphOperators
+        let name = observable.graphName
+        return state.withLock { state in
+            let downstream: GraphNode
+            if let parent {
+                downstream = parent
+            } else {
+                let id = nextID()
+                downstream = GraphNode(
+                    id: id, stepIDs: [id], role: .subscriber, operators: [], name: nil,
+                    observable: nil, elementType: Element.self, scopes: inherited
+                )
+            }
+            state.nodes[downstream.id] = downstream
+            var node: GraphNode?
+            if shared, let existing = state.shared[ObjectIdentifier(observable)], existing.observable === observable {
+                node = existing
+            }
+            if node == nil {
+                var stepIDs: [UInt64] = []
+                for _ in 0..<max(1, operators.count) { stepIDs.append(nextID()) }
+                let made = GraphNode(
+                    id: stepIDs[stepIDs.count - 1], stepIDs: stepIDs, role: shared ? .shared : .operation,
+                    operators: operators, name: name, observable: observable, elementType: Element.self,
+                    scopes: inherited
+                )
+                if shared {
+                    state.shared[ObjectIdentifier(observable)] = made
+                }
+                node = made
+            }
+            let upstream = node!
+            state.nodes[upstream.id] = upstream
+            let edge = GraphEdge(id: nextID(), from: upstream, to: downstream)
+            state.edges[edge.id] = edge
+            upstream.edgeCount += 1
+            downstream.edgeCount += 1
+            return edge
+        }
+    }
+
+    /// Ends `edge` (its subscription terminated, was disposed or released); a
+    /// node left with no edge leaves the graph.
+    static func end(_ edge: GraphEdge) {
+        state.withLock { state in
+            guard !edge.isEnded else { return }
+            edge.isEnded = true
+            state.edges[edge.id] = nil
+            for node in [edge.from, edge.to] {
+                node.edgeCount -= 1
+                guard node.edgeCount <= 0 else { continue }
+                state.nodes[node.id] = nil
+                if let key = node.sharedKey, state.shared[key] === node {
+                    state.shared[key] = nil
+                }
+            }
+        }
+    }
+}

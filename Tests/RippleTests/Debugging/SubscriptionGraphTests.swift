@@ -1,0 +1,145 @@
+import Foundation
+import Ripple
+import RippleTest
+import XCTest
+
+final class SubscriptionGraphTests: RippleTestCase {
+    override func setUp() {
+        super.setUp()
+        Hooks.recordsOperatorSites = true
+    }
+
+    override func tearDown() {
+        Hooks.recordsOperatorSites = false
+        super.tearDown()
+    }
+
+    func testSharedNodeAppearsOnceWithItsThreeSubscribers() {
+        let bag = DisposeBag()
+        let query = PublishRelay<String>()
+        let scope = NamedSubscriptionScope()
+        let lengths = query.map { $0.count }.share()
+        scope.run {
+            for _ in 0..<3 {
+                lengths.subscribe(onNext: { _ in }).disposed(by: bag)
+            }
+        }
+        query.accept("ripple")
+        query.accept("rx")
+
+        let graph = scope.subscriptionGraph()
+        // PublishRelay → map → share → 3 subscribers.
+        XCTAssertEqual(graph.nodes.count, 6, graph.textTree)
+        XCTAssertEqual(graph.edges.count, 5, graph.textTree)
+        let share = try? XCTUnwrap(graph.nodes.first { $0.operatorName == "share" })
+        XCTAssertEqual(share?.kind, .shared)
+        XCTAssertEqual(share?.subscribers, 3)
+        XCTAssertEqual(share?.events, 6, "two elements, each delivered to three subscribers")
+        XCTAssertEqual(share?.site?.fileName, "SubscriptionGraphTests.swift")
+        let map = graph.nodes.first { $0.operatorName == "map" }
+        XCTAssertEqual(map?.kind, .operator)
+        XCTAssertEqual(map?.events, 2, "the map runs once per element: it is shared")
+        XCTAssertEqual(map?.elementType, "Int")
+        XCTAssertEqual(map?.site?.line, #line - 22)
+        let relay = graph.nodes.first { $0.operatorName == "PublishRelay" }
+        XCTAssertEqual(relay?.kind, .shared)
+        XCTAssertEqual(graph.nodes.filter { $0.kind == .subscriber }.count, 3)
+        XCTAssertNotNil(share?.lastEventAt)
+    }
+
+    func testColdOperatorSubscribedTwiceIsTwoNodes() {
+        let bag = DisposeBag()
+        let query = PublishSubject<String>()
+        let scope = NamedSubscriptionScope()
+        let lengths = query.map { $0.count }
+        scope.run {
+            lengths.subscribe().disposed(by: bag)
+            lengths.subscribe().disposed(by: bag)
+        }
+        let graph = scope.subscriptionGraph()
+        XCTAssertEqual(graph.nodes.filter { $0.operatorName == "map" }.count, 2, graph.textTree)
+        XCTAssertEqual(graph.nodes.filter { $0.operatorName == "PublishSubject" }.count, 1)
+        XCTAssertEqual(graph.node(graph.nodes.first { $0.operatorName == "PublishSubject" }!.id)?.subscribers, 2)
+    }
+
+    func testDisposedSubscriptionsLeaveTheGraph() {
+        let query = PublishSubject<String>()
+        let scope = NamedSubscriptionScope()
+        let subscription = scope.run { query.map { $0 }.filter { !$0.isEmpty }.subscribe() }
+        XCTAssertEqual(scope.subscriptionGraph().nodes.count, 4)
+        subscription.dispose()
+        XCTAssertEqual(scope.subscriptionGraph().nodes, [])
+        XCTAssertEqual(scope.subscriptionGraph().edges, [])
+    }
+
+    func testTerminatedSubscriptionsLeaveTheGraph() {
+        let scope = NamedSubscriptionScope()
+        let query = PublishSubject<Int>()
+        _ = scope.run { query.map { $0 + 1 }.subscribe() }
+        XCTAssertEqual(scope.subscriptionGraph().nodes.count, 3)
+        query.onCompleted()
+        XCTAssertEqual(scope.subscriptionGraph().nodes, [])
+    }
+
+    func testInnerSubscriptionsOfFlatMapAreEdgesIntoIt() {
+        let bag = DisposeBag()
+        let query = PublishSubject<String>()
+        let responses = PublishSubject<Int>()
+        let scope = NamedSubscriptionScope()
+        scope.run {
+            query.flatMapLatest { _ in responses.map { $0 * 2 } }.subscribe().disposed(by: bag)
+        }
+        query.onNext("a")
+        let graph = scope.subscriptionGraph()
+        let flat = try? XCTUnwrap(graph.nodes.first { $0.operatorName == "flatMapLatest" })
+        let upstream = flat.map { graph.upstream(of: $0).map(\.operatorName).sorted() }
+        XCTAssertEqual(upstream, ["PublishSubject", "map"], graph.textTree)
+    }
+
+    func testNothingIsRecordedWhenRecordingIsOff() {
+        Hooks.recordsOperatorSites = false
+        let bag = DisposeBag()
+        let scope = NamedSubscriptionScope()
+        scope.run { PublishSubject<Int>().map { $0 }.subscribe().disposed(by: bag) }
+        XCTAssertEqual(scope.subscriptionGraph().nodes, [])
+    }
+
+    func testExportsNameEveryNode() {
+        let bag = DisposeBag()
+        let query = PublishRelay<String>()
+        let scope = NamedSubscriptionScope()
+        scope.run {
+            query.named("query").map { $0.count }.subscribe().disposed(by: bag)
+        }
+        query.accept("abc")
+        let graph = scope.subscriptionGraph()
+        let ids = graph.nodes.map(\.id)
+        XCTAssertEqual(ids.count, 4)
+        for id in ids {
+            XCTAssertTrue(graph.dot.contains("n\(id) ["), graph.dot)
+            XCTAssertTrue(graph.mermaid.contains("n\(id)"), graph.mermaid)
+        }
+        XCTAssertTrue(graph.dot.hasPrefix("digraph subscriptions {"))
+        XCTAssertTrue(graph.dot.contains("named(\\\"query\\\")"), graph.dot)
+        XCTAssertTrue(graph.mermaid.hasPrefix("flowchart LR"))
+        XCTAssertEqual(graph.edges.filter { graph.mermaid.contains("n\($0.from) -->|\($0.events ?? -1)| n\($0.to)") }.count, 3)
+
+        let json = try? JSONSerialization.jsonObject(with: Data(graph.json().utf8)) as? [String: Any]
+        XCTAssertEqual(json?["schema"] as? String, "ripple.subscription-graph")
+        XCTAssertEqual(json?["version"] as? Int, 1)
+        let nodes = json?["nodes"] as? [[String: Any]]
+        XCTAssertEqual(nodes?.count, 4)
+        let map = nodes?.first { $0["operator"] as? String == "map" }
+        XCTAssertEqual(map?["events"] as? Int, 1)
+        XCTAssertEqual(map?["elementType"] as? String, "Int")
+        XCTAssertEqual((map?["site"] as? [String: Any])?["file"] as? String, "RippleTests/SubscriptionGraphTests.swift")
+        XCTAssertEqual((json?["edges"] as? [Any])?.count, 3)
+
+        let tree = graph.textTree.split(separator: "\n").map(String.init)
+        XCTAssertEqual(tree.count, 4, graph.textTree)
+        XCTAssertTrue(tree[0].hasPrefix("subscriber #"))
+        XCTAssertTrue(tree[1].hasPrefix("└─ map at SubscriptionGraphTests.swift:"), tree[1])
+        XCTAssertTrue(tree[2].hasPrefix("   └─ named(\"query\") at SubscriptionGraphTests.swift:"), tree[2])
+        XCTAssertTrue(tree[3].hasPrefix("      └─ PublishRelay · String"), tree[3])
+    }
+}

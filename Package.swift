@@ -45,6 +45,19 @@ let package = Package(
             name: "RippleSwift5UsageTests", dependencies: ["Ripple", "RippleTest"],
             swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
         ),
+        // A program subscribing from main-actor code to events that arrive elsewhere,
+        // in Swift 6 mode and (the same file, linked) in Swift 5 mode, run as child
+        // processes by `IsolationProbeTests`: a debug stop is only visible from outside.
+        // Executables of the root package only: no product, so no dependent builds them.
+        .executableTarget(name: "ripple-isolation-probe", dependencies: ["Ripple"], path: "Tests/IsolationProbe"),
+        .executableTarget(
+            name: "ripple-isolation-probe-swift5", dependencies: ["Ripple"], path: "Tests/IsolationProbeSwift5",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "IsolationProbeTests",
+            dependencies: ["Ripple", "RippleTest", "ripple-isolation-probe", "ripple-isolation-probe-swift5"]
+        ),
         // An app's reactive layer and its tests written for RxSwift 6 (RxSwift,
         // RxRelay, RxCocoa's non-UI parts, RxTest, RxBlocking), moved over by
         // changing the imports: every name of the public surface a migrating app

@@ -48,7 +48,9 @@ extension APIClient {
     public var headerFields: HTTPHeaders { [:] }
 
     /// Sends `request` through ``session`` after applying ``baseURL`` and
-    /// ``headerFields``.
+    /// ``headerFields``. The outcome arrives where the session delivers it (its
+    /// ``Session/deliveryScheduler``, else the client's queue: a background
+    /// queue for `URLSessionHTTPClient`).
     ///
     /// ```
     /// send(r):   ------(Response|)

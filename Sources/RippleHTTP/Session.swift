@@ -43,6 +43,24 @@ import FoundationNetworking
 /// before a retry; a request not yet handed to the network is not sent (see
 /// ``URLSessionHTTPClient``).
 ///
+/// **Where responses arrive.** By default, where the client delivers them:
+/// ``URLSessionHTTPClient`` on its `URLSession`'s delegate queue (a background
+/// queue), a `StubHTTPClient` on its scheduler. A screen observes them on the main
+/// queue (`.observe(on: MainScheduler.instance)`, or `asDriver`), or gives the
+/// session a `deliveryScheduler`, as APIKit's `callbackQueue` does:
+///
+/// ```swift
+/// let session = Session(deliveryScheduler: MainScheduler.instance)   // every response on the main queue
+/// ```
+///
+/// It is not the default: command-line tools and servers on Linux often never run
+/// the main queue (a response waiting for it would never arrive, and a caller that
+/// blocks the main thread for a result, `toBlocking()`, would wait forever), and
+/// tests in virtual time want the responses at their virtual time. In Swift 6
+/// main-actor code, handlers given to `subscribe` never run off the main actor:
+/// a response delivered elsewhere is reported (a debug build stops, naming the
+/// subscription and this fix) and moved to the main queue.
+///
 /// ```
 /// response(for: r):   --------------(Response|)
 /// with a 503 first:   ---#·backoff·-------(Response|)
@@ -59,6 +77,9 @@ public final class Session: Sendable {
     public let timeout: RxTimeInterval?
     /// The retry policy for requests that set none; `nil`: no retries.
     public let retryPolicy: RetryPolicy?
+    /// Where ``response(for:)`` and ``send(_:)`` deliver their outcome; `nil`:
+    /// where the client delivers it (see "Where responses arrive" above).
+    public let deliveryScheduler: (any ImmediateSchedulerType)?
 
     /// A session.
     ///
@@ -70,12 +91,16 @@ public final class Session: Sendable {
     ///   - timeout: the default per-attempt timeout.
     ///   - retryPolicy: the default retry policy.
     ///   - logger: logs every attempt (a `curl` line, then the outcome).
+    ///   - deliveryScheduler: where responses and errors are delivered
+    ///     (`MainScheduler.instance` for an app's screens); by default where the
+    ///     client delivers them.
     public init(
         client: any HTTPClient = URLSessionHTTPClient(),
         scheduler: any SchedulerType = ConcurrentDispatchQueueScheduler(qos: .default),
         timeout: RxTimeInterval? = nil,
         retryPolicy: RetryPolicy? = nil,
-        logger: HTTPLogger? = nil
+        logger: HTTPLogger? = nil,
+        deliveryScheduler: (any ImmediateSchedulerType)? = nil
     ) {
         if let logger {
             self.client = LoggingHTTPClient(client, logger: logger)
@@ -85,6 +110,7 @@ public final class Session: Sendable {
         self.scheduler = scheduler
         self.timeout = timeout
         self.retryPolicy = retryPolicy
+        self.deliveryScheduler = deliveryScheduler
     }
 
     /// Sends `request` when subscribed and succeeds with its `Response`; see
@@ -96,9 +122,7 @@ public final class Session: Sendable {
     ///                     ------#(HTTPError)
     /// ```
     public func response<R: Request>(for request: R) -> Single<R.Response> {
-        validatedResponse(for: request)
-            .map { try request.decodedResponse(from: $0) }
-            .asSingle()
+        delivered(validatedResponse(for: request).map { try request.decodedResponse(from: $0) })
     }
 
     /// Like ``response(for:)`` but stops before converting: the accepted
@@ -108,7 +132,13 @@ public final class Session: Sendable {
     /// send(r):   ------(HTTPResponse|)
     /// ```
     public func send<R: Request>(_ request: R) -> Single<HTTPResponse> {
-        validatedResponse(for: request).asSingle()
+        delivered(validatedResponse(for: request))
+    }
+
+    /// `outcome` on ``deliveryScheduler`` when there is one.
+    private func delivered<Value>(_ outcome: Observable<Value>) -> Single<Value> {
+        guard let deliveryScheduler else { return outcome.asSingle() }
+        return outcome.observe(on: deliveryScheduler).asSingle()
     }
 
     private func validatedResponse<R: Request>(for request: R) -> Observable<HTTPResponse> {

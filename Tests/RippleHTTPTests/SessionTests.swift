@@ -24,6 +24,43 @@ final class SessionTests: HTTPTestCase {
         XCTAssertEqual(stub.cancelledRequests.count, 1)
     }
 
+    func testDeliverySchedulerDeliversTheOutcomeThere() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let delivery = TestScheduler(initialClock: 0)
+        let stub = StubHTTPClient(scheduler: scheduler)
+        stub.stub(.get, "/repos/octocat/hello", .json(repoJSON).delayed(by: .seconds(3)))
+        stub.stub(.get, "/repos/octocat/missing", .status(404))
+        let session = Session(client: stub, scheduler: scheduler, deliveryScheduler: delivery)
+        var outcomes: [String] = []
+        let bag = DisposeBag()
+        session.response(for: RepoRequest()).subscribe(onSuccess: { outcomes.append("repo \($0.id)") }).disposed(by: bag)
+        session.send(RepoRequest(name: "missing")).subscribe(onFailure: { outcomes.append("\($0)") }).disposed(by: bag)
+        scheduler.advanceTo(10)
+        XCTAssertEqual(outcomes, [], "the outcomes wait for the delivery scheduler")
+        delivery.advanceTo(10)
+        XCTAssertEqual(outcomes.count, 2, "\(outcomes)")
+        XCTAssertTrue(outcomes.contains("repo 1296269"), "\(outcomes)")
+        XCTAssertTrue(outcomes.contains { $0.contains("404") }, "\(outcomes)")
+    }
+
+    func testResponsesArriveWhereTheClientDeliversThemOrOnTheMainQueueWhenAsked() {
+        let stub = StubHTTPClient(scheduler: ConcurrentDispatchQueueScheduler(qos: .default))
+        stub.stub(.get, "/repos/octocat/hello", .json(repoJSON).delayed(by: .milliseconds(1)))
+        let onMainThread = Recorder<Bool>()
+        let bag = DisposeBag()
+        Session(client: stub).response(for: RepoRequest())
+            .subscribe(onSuccess: { _ in onMainThread.append(Thread.isMainThread) })
+            .disposed(by: bag)
+        Session(client: stub, deliveryScheduler: MainScheduler.instance).response(for: RepoRequest())
+            .subscribe(onSuccess: { _ in onMainThread.append(Thread.isMainThread) })
+            .disposed(by: bag)
+        let deadline = Date().addingTimeInterval(5)
+        while onMainThread.values.count < 2 && Date() < deadline {
+            _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
+        }
+        XCTAssertEqual(onMainThread.values.sorted { !$0 && $1 }, [false, true])
+    }
+
     func testDisposingCancelsTheRequestAndDeliversNothing() {
         let scheduler = TestScheduler(initialClock: 0)
         let stub = StubHTTPClient(scheduler: scheduler)

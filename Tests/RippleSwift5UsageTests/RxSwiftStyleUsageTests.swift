@@ -104,6 +104,47 @@ final class LoginView {
     }
 }
 
+/// A main-actor view model, as every `UIViewController` subclass is, whose handlers
+/// receive events on a background thread. RxSwift calls them there; so does Ripple
+/// in Swift 5 mode (in Swift 6 mode it keeps them on the main actor).
+@MainActor
+final class ThreadLoggingViewModel {
+    /// The view model of the running test (a view controller on screen).
+    static var current: ThreadLoggingViewModel?
+    private let threads: LockedThreads
+    private let bag = DisposeBag()
+
+    init(threads: LockedThreads) {
+        self.threads = threads
+    }
+
+    func follow(_ source: Observable<Int>, _ single: Single<Int>, _ driver: Driver<Int>) {
+        let threads = self.threads
+        source.subscribe(onNext: { _ in threads.append("subscribe", Thread.isMainThread) }).disposed(by: bag)
+        source.bind(onNext: { _ in threads.append("bind", Thread.isMainThread) }).disposed(by: bag)
+        single.subscribe(onSuccess: { _ in threads.append("single", Thread.isMainThread) }).disposed(by: bag)
+        driver.drive(onNext: { _ in threads.append("drive", Thread.isMainThread) }).disposed(by: bag)
+    }
+}
+
+/// Where handlers ran, appended from any thread.
+final class LockedThreads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String] = []
+
+    func append(_ handler: String, _ isMainThread: Bool) {
+        lock.lock()
+        entries.append("\(handler) main=\(isMainThread)")
+        lock.unlock()
+    }
+
+    var values: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
+    }
+}
+
 final class RxSwiftStyleUsageTests: RippleTestCase {
     func testViewModelBindsAView() {
         var attempts: [String] = []
@@ -183,5 +224,33 @@ final class RxSwiftStyleUsageTests: RippleTestCase {
         wait(for: [done], timeout: 5)
         XCTAssertEqual(received, [5])
         subscription.dispose()
+    }
+
+    func testMainActorHandlersRunWhereTheEventsArriveInSwift5Mode() {
+        let subject = PublishSubject<Int>()
+        let background = SerialDispatchQueueScheduler(qos: .default)
+        let violations = LockedThreads()
+        let previousHandler = Hooks.contractViolationHandler
+        Hooks.contractViolationHandler = { _ in violations.append("violation", Thread.isMainThread) }
+        defer { Hooks.contractViolationHandler = previousHandler }
+        let driver = SharingScheduler.mock(scheduler: background) { subject.asDriver(onErrorJustReturn: 0) }
+        let threads = LockedThreads()
+        MainActor.assumeIsolated {
+            ThreadLoggingViewModel.current = ThreadLoggingViewModel(threads: threads)
+            ThreadLoggingViewModel.current?.follow(subject.asObservable(), subject.take(1).asSingle(), driver)
+        }
+        defer { MainActor.assumeIsolated { ThreadLoggingViewModel.current = nil } }
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            subject.onNext(1)
+            sent.signal()
+        }
+        sent.wait()
+        let deadline = Date().addingTimeInterval(5)
+        while threads.values.count < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        XCTAssertEqual(
+            threads.values.sorted(),
+            ["bind main=false", "drive main=false", "single main=false", "subscribe main=false"])
+        XCTAssertEqual(violations.values, [])
     }
 }

@@ -93,16 +93,60 @@ let subjectSubscribe = Workload(
                 }
             }
         },
-        .floor: { n in
-            let counter = Counter()
-            let sink: (Int) -> Void = opaque { counter.value &+= $0 }
-            return {
-                for i in 0..<n { sink(i) }
-                return counter.value
-            }
-        },
+        .floor: sinkFloor,
     ]
 )
+
+/// The floor of the subject workloads: `n` calls of an opaque closure that sums.
+let sinkFloor: Setup = { n in
+    let counter = Counter()
+    let sink: (Int) -> Void = opaque { counter.value &+= $0 }
+    return {
+        for i in 0..<n { sink(i) }
+        return counter.value
+    }
+}
+
+// 2b. subject -> subscribe made in main-actor code, events sent on the main queue:
+// the handler goes through Ripple's main-actor check (one queue-identity check per
+// event), the cost a view model pays over `subject-subscribe`.
+let subjectMainActorSubscribe = Workload(
+    id: "subject-main-actor", title: "subject → main-actor subscriber on the main queue", unit: "event",
+    operations: 1_000_000,
+    implementations: [
+        .ripple: { n in
+            onMainQueue {
+                let subject = PublishSubject<Int>()
+                let counter = Counter()
+                let subscription = MainActor.assumeIsolated { subject.subscribe(onNext: { counter.value &+= $0 }) }
+                return {
+                    onMainQueue {
+                        for i in 0..<n { subject.onNext(i) }
+                        subscription.dispose()
+                        return counter.value
+                    }
+                }
+            }
+        },
+        .floor: sinkFloor,
+    ]
+)
+
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()
+
+/// Runs `body` on the main queue: at once when called there (`ripple-compare` runs
+/// workloads on the main thread), else through `DispatchQueue.main.sync` (the
+/// benchmark harness runs them on Swift's cooperative pool, the main queue idle).
+func onMainQueue<Result>(_ body: () -> Result) -> Result {
+    if DispatchQueue.getSpecific(key: mainQueueKey) == true {
+        return body()
+    }
+    return DispatchQueue.main.sync(execute: body)
+}
 
 // 3. range -> map -> filter -> reduce, per element.
 //

@@ -50,6 +50,7 @@ public typealias Setup = @Sendable (_ n: Int) -> () -> Int
 public let allWorkloads: [Workload] = [
     hotChain,
     subjectSubscribe,
+    subjectMainActorSubscribe,
     coldRange,
     subscriptionLifecycle,
     observeOnSerialQueue,

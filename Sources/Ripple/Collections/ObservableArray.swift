@@ -23,6 +23,11 @@
 /// array as it was (appending nothing, removing from an empty array, moving an
 /// element to where it is) sends nothing.
 ///
+/// Changes are delivered on the thread that mutates (or on a thread already
+/// delivering an earlier change, which delivers this one too). Main-actor code
+/// that mutates off the main thread observes through ``asDriver()`` or
+/// `observe(on: MainScheduler.instance)`.
+///
 /// A bad index stops the program with a precondition failure naming the method,
 /// the index and the count, before anything is changed.
 public final class ObservableArray<Element>: @unchecked Sendable {

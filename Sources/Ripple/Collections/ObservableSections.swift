@@ -17,7 +17,8 @@
 /// Single mutations produce their edits directly; ``replace(with:)`` and
 /// ``batchUpdate(_:)`` find them by diffing with the identities given at
 /// creation. Mutations may come from any thread; changes reach each subscriber
-/// one at a time, in mutation order, never under a lock. A bad index stops with
+/// one at a time, in mutation order, never under a lock, on the thread that
+/// mutates (or one already delivering an earlier change). A bad index stops with
 /// a precondition failure naming the method, the index and the count.
 public final class ObservableSections<Section, Item>: @unchecked Sendable {
     /// A section and its items.

@@ -28,18 +28,57 @@ extension ObservableType {
 
     /// Calls `onNext` with every element. An error is reported through
     /// ``Hooks/contractViolationHandler`` (RxSwift crashes in debug builds).
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, `onNext` runs on the
+    ///   main actor only; see "Main-actor code and background events" in the
+    ///   Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func bind(
+        onNext: @escaping (Element) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        bind(onNext: onNext, delivery: .forSubscriber(isolation, "bind(onNext:)", file, line))
+    }
+
+    /// Calls `onNext` with every element (Swift 5 language mode: it runs where
+    /// the elements arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
+        bind(onNext: onNext, delivery: nil)
+    }
+
+    func bind(onNext: @escaping (Element) -> Void, delivery: MainActorGate?) -> Disposable {
         subscribe(
             onNext: onNext,
-            onError: { error in Hooks.reportContractViolation("Binding error: \(error)") }
+            onError: { error in Hooks.reportContractViolation("Binding error: \(error)") },
+            onCompleted: nil, onDisposed: nil, delivery: delivery
         )
     }
 
     /// Calls `onNext` with `object` (held weakly) and every element.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, `onNext` runs on the
+    ///   main actor only, as with ``bind(onNext:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    public func bind<Object: AnyObject>(
+        with object: Object, onNext: @escaping (Object, Element) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        bind(with: object, onNext: onNext, delivery: .forSubscriber(isolation, "bind(with:onNext:)", file, line))
+    }
+
+    /// Calls `onNext` with `object` (held weakly) and every element (Swift 5
+    /// language mode: it runs where the elements arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func bind<Object: AnyObject>(with object: Object, onNext: @escaping (Object, Element) -> Void) -> Disposable {
+        bind(with: object, onNext: onNext, delivery: nil)
+    }
+
+    func bind<Object: AnyObject>(
+        with object: Object, onNext: @escaping (Object, Element) -> Void, delivery: MainActorGate?
+    ) -> Disposable {
         bind(onNext: { [weak object] element in
-            guard let object else { return }
-            onNext(object, element)
-        })
+            if let object { onNext(object, element) }
+        }, delivery: delivery)
     }
 }

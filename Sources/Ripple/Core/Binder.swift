@@ -16,18 +16,53 @@ public struct Binder<Value>: ObserverType, @unchecked Sendable {
 
     /// Creates a binder that calls `binding(target, value)` on `scheduler` (the main
     /// scheduler by default) for each element.
+    ///
+    /// - Isolation: created in main-actor code in Swift 6, `binding` runs on the
+    ///   main actor only, also when `scheduler` runs elsewhere; see "Main-actor
+    ///   code and background events" in the Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public init<Target: AnyObject>(
+        _ target: Target,
+        scheduler: ImmediateSchedulerType = MainScheduler.instance,
+        binding: @escaping (Target, Value) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(target, scheduler: scheduler, binding: binding,
+                  delivery: .forSubscriber(isolation, "Binder.init(_:scheduler:binding:)", file, line))
+    }
+
+    /// Creates a binder that calls `binding(target, value)` on `scheduler` (the
+    /// main scheduler by default) for each element (Swift 5 language mode:
+    /// `binding` runs where `scheduler` runs, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public init<Target: AnyObject>(
         _ target: Target,
         scheduler: ImmediateSchedulerType = MainScheduler.instance,
         binding: @escaping (Target, Value) -> Void
     ) {
+        self.init(target, scheduler: scheduler, binding: binding, delivery: nil)
+    }
+
+    init<Target: AnyObject>(
+        _ target: Target,
+        scheduler: ImmediateSchedulerType,
+        binding: @escaping (Target, Value) -> Void,
+        delivery: MainActorGate?
+    ) {
         weak let weakTarget = target
+        let apply: (Value) -> Void = { element in
+            if let target = weakTarget {
+                binding(target, element)
+            }
+        }
         self.binding = { event in
             switch event {
             case .next(let element):
                 _ = scheduler.schedule(element) { element in
-                    if let target = weakTarget {
-                        binding(target, element)
+                    if let delivery {
+                        delivery.deliver(element, apply)
+                    } else {
+                        apply(element)
                     }
                     return Disposables.create()
                 }

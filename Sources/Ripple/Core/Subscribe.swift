@@ -1,19 +1,57 @@
+// The subscribe family takes handlers written by the caller. In Swift 6 language
+// mode each public form has three parameters the compiler fills in: the isolation
+// of the calling code (`#isolation`) and the call's `#fileID` and `#line`. Called
+// from main-actor code, the handlers belong to the main actor, and a
+// `MainActorGate` keeps them there (see `MainActorDelivery.swift`). Swift 5 code
+// sees RxSwift's signatures instead (`@available(swift, obsoleted: 6)`, which the
+// compiler checks against the *caller's* language mode): it is not checked, and
+// its handlers run where events arrive, as in RxSwift. Both forms call the same
+// internal function, whose `delivery` is `nil` for nonisolated code, so neither
+// pays anything per event.
+
 extension ObservableType {
     /// Subscribes a closure that receives every event.
     ///
+    /// - Isolation: called from main-actor code in Swift 6 (top-level code, a
+    ///   `@MainActor` type), `on` runs on the main actor only; see "Main-actor
+    ///   code and background events" in the Swift concurrency guide.
     /// - Returns: The subscription. It is released when disposed or when the
     ///   sequence terminates.
+    @available(swift, introduced: 6)
+    @inlinable
+    public func subscribe(
+        _ on: @escaping (Event<Element>) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(on, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+    }
+
+    /// Subscribes a closure that receives every event (Swift 5 language mode:
+    /// `on` runs where the events arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     @inlinable
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+        subscribe(on, delivery: nil)
+    }
+
+    @inlinable
+    func subscribe(_ on: @escaping (Event<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         let subscription = ClosureSubscription(onDisposed: nil)
-        let observer = AnyObserver<Element> { event in
+        let forward: (Event<Element>) -> Void = { event in
             if subscription.isDisposed { return }
             on(event)
             if event.isStopEvent {
                 subscription.dispose()
             }
         }
-        subscription.setUpstream(asObservable().subscribe(sink: observer))
+        // Two separate paths rather than `delivery?.observer(forward) ?? ...`: the
+        // nonisolated one then costs what it did before the gate (measured: the
+        // merged form added a retain and a release per subscription).
+        if let delivery {
+            subscription.setUpstream(asObservable().subscribe(sink: delivery.observer(forward)))
+        } else {
+            subscription.setUpstream(asObservable().subscribe(sink: AnyObserver(eventHandler: forward)))
+        }
         return subscription
     }
 
@@ -28,6 +66,28 @@ extension ObservableType {
     ///     .subscribe(onNext: { print($0) }, onCompleted: { print("done") })
     ///     .disposed(by: bag)
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6 (top-level code, a
+    ///   `@MainActor` type), the handlers run on the main actor only; see
+    ///   "Main-actor code and background events" in the Swift concurrency guide.
+    @available(swift, introduced: 6)
+    @inlinable
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(onNext:onError:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers for each kind of event (Swift 5 language mode: they
+    /// run where the events arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
@@ -35,14 +95,31 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        subscribe(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
+    }
+
+    @inlinable
+    func subscribe(
+        onNext: ((Element) -> Void)?,
+        onError: ((Swift.Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         let handlers = SubscribeHandlers(
             subscription: ClosureSubscription(
-                onDisposed: onDisposed,
+                onDisposed: MainActorGate.onDisposed(onDisposed, through: delivery),
                 callStack: onError == nil ? Hooks.recordedCallStack() : nil
             ),
             onNext: onNext, onError: onError, onCompleted: onCompleted
         )
         let source = asObservable()
+        // Main-actor handlers: every event goes through the gate (so not through
+        // the shortcut below).
+        if let delivery {
+            handlers.subscription.setUpstream(source.subscribe(sink: delivery.observer(handlers.on)))
+            return handlers.subscription
+        }
         // A `map`/`filter` runs its step in the handlers' own closure (no sink);
         // a change stream calls `onNext` itself (see ``HandlersProducer``).
         // (Not while subscriptions are recorded: the graph shows each operator.)
@@ -52,12 +129,7 @@ extension ObservableType {
             return handlers.subscription
         }
         let observer = AnyObserver<Element> { event in
-            switch event {
-            case .next(let element):
-                handlers.next(element)
-            case .error, .completed:
-                handlers.finish(event)
-            }
+            handlers.on(event)
         }
         handlers.subscription.setUpstream(source.subscribe(sink: observer))
         return handlers.subscription
@@ -73,6 +145,29 @@ extension ObservableType {
     ///     .subscribe(with: self, onNext: { owner, title in owner.label = title })
     ///     .disposed(by: bag)
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with ``subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    @inlinable
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            with: object, onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(with:onNext:onError:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers that receive `object`, held weakly, as their first
+    /// argument (Swift 5 language mode: they run where the events arrive, as in
+    /// RxSwift).
+    @available(swift, obsoleted: 6)
     @inlinable
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -82,27 +177,49 @@ extension ObservableType {
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
         subscribe(
-            onNext: { [weak object] element in
-                guard let object else { return }
-                onNext?(object, element)
-            },
-            // Without an `onError` the error goes to `Hooks.defaultErrorHandler`
-            // (RxSwift swallows it here).
-            onError: onError.map { onError in
-                { [weak object] error in
-                    guard let object else { return }
-                    onError(object, error)
-                }
-            },
-            onCompleted: { [weak object] in
-                guard let object else { return }
-                onCompleted?(object)
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            }
+            with: object, onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: nil
         )
+    }
+
+    @inlinable
+    func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)?,
+        onError: ((Object, Swift.Error) -> Void)?,
+        onCompleted: ((Object) -> Void)?,
+        onDisposed: ((Object) -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
+        // Without an `onError` the error goes to `Hooks.defaultErrorHandler`
+        // (RxSwift swallows it here).
+        subscribe(
+            onNext: holdingWeakly(object, onNext), onError: holdingWeakly(object, onError),
+            onCompleted: holdingWeakly(object, onCompleted), onDisposed: holdingWeakly(object, onDisposed),
+            delivery: delivery
+        )
+    }
+}
+
+/// A handler of a `with:` form as a plain one: it receives `object`, held weakly,
+/// first, and does nothing once `object` is gone. `nil` stays `nil` (an error
+/// without `onError` still goes to ``Hooks/defaultErrorHandler``).
+@inlinable
+func holdingWeakly<Object: AnyObject, Value>(
+    _ object: Object, _ handler: ((Object, Value) -> Void)?
+) -> ((Value) -> Void)? {
+    guard let handler else { return nil }
+    return { [weak object] value in
+        if let object { handler(object, value) }
+    }
+}
+
+/// ``holdingWeakly(_:_:)`` for a handler without a value.
+@inlinable
+func holdingWeakly<Object: AnyObject>(_ object: Object, _ handler: ((Object) -> Void)?) -> (() -> Void)? {
+    guard let handler else { return nil }
+    return { [weak object] in
+        if let object { handler(object) }
     }
 }
 
@@ -132,6 +249,18 @@ struct SubscribeHandlers<Element> {
         self.onNext = onNext
         self.onError = onError
         self.onCompleted = onCompleted
+    }
+
+    /// Hands an event to its handler.
+    @inlinable
+    @inline(__always)
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            next(element)
+        case .error, .completed:
+            finish(event)
+        }
     }
 
     /// Hands `element` to `onNext` unless the subscription was disposed.

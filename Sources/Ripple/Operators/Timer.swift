@@ -3,6 +3,8 @@ extension ObservableType where Element: RxAbstractInteger {
     ///
     /// A negative `period` fails with `RxError.argumentOutOfRange` when
     /// subscribed; a zero period emits as fast as the scheduler runs its timers.
+    /// Elements are delivered where `scheduler` runs its work (its dispatch
+    /// queue; the main queue for `MainScheduler.instance`).
     ///
     /// ```
     /// interval(10):  ---------0---------1---------2--...
@@ -21,7 +23,9 @@ extension ObservableType where Element: RxAbstractInteger {
     ///
     /// A negative `dueTime` means "now". A negative `period` fails with
     /// `RxError.argumentOutOfRange` when subscribed (a dispatch timer cannot repeat
-    /// backwards; libdispatch would crash the process).
+    /// backwards; libdispatch would crash the process). Elements are delivered
+    /// where `scheduler` runs its work (its dispatch queue; the main queue for
+    /// `MainScheduler.instance`).
     public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         if let period, period.isNegative {
             return .error(RxError.argumentOutOfRange)

@@ -24,8 +24,27 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     }
 
     /// Subscribes a closure that receives the outcome.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, `observer` runs on
+    ///   the main actor only; see "Main-actor code and background events" in the
+    ///   Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func subscribe(
+        _ observer: @escaping (CompletableEvent) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+    }
+
+    /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
+    /// runs where the outcome arrives, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
-        primitiveSequence.asObservable().subscribe { event in
+        subscribe(observer, delivery: nil)
+    }
+
+    func subscribe(_ observer: @escaping (CompletableEvent) -> Void, delivery: MainActorGate?) -> Disposable {
+        primitiveSequence.asObservable().subscribe({ event in
             switch event {
             case .next:
                 break
@@ -34,20 +53,50 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
             case .completed:
                 observer(.completed)
             }
-        }
+        }, delivery: delivery)
     }
 
     /// Subscribes handlers for the outcome. An error without `onError` goes to
     /// ``Hooks/defaultErrorHandler``; `onDisposed` runs once at the end.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only; see "Main-actor code and background events" in the
+    ///   Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func subscribe(
+        onCompleted: (() -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onCompleted: onCompleted, onError: onError, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(onCompleted:onError:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers for the outcome (Swift 5 language mode: they run where
+    /// the outcome arrives, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe(
         onCompleted: (() -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        subscribe(onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func subscribe(
+        onCompleted: (() -> Void)?,
+        onError: ((Swift.Error) -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         let callStack = onError == nil ? Hooks.captureCallStackIfNeeded() : []
         // `onDisposed` runs once: after the outcome, or when disposed before it.
+        let onDisposed = MainActorGate.onDisposed(onDisposed, through: delivery)
         let disposed = Disposables.create(with: { onDisposed?() })
-        let disposable = subscribe { event in
+        let disposable = subscribe({ event in
             defer { disposed.dispose() }
             switch event {
             case .error(let error):
@@ -55,33 +104,52 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
             case .completed:
                 onCompleted?()
             }
-        }
+        }, delivery: delivery)
         return Disposables.create(disposable, disposed)
     }
 
     /// Subscribes handlers that receive `object` (held weakly) as their first
     /// argument.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with ``subscribe(onCompleted:onError:onDisposed:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onCompleted: ((Object) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            with: object, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(with:onCompleted:onError:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers that receive `object` (held weakly) as their first
+    /// argument (Swift 5 language mode: they run where the outcome arrives, as in
+    /// RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onCompleted: ((Object) -> Void)? = nil,
         onError: ((Object, Swift.Error) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
+        subscribe(with: object, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func subscribe<Object: AnyObject>(
+        with object: Object,
+        onCompleted: ((Object) -> Void)?,
+        onError: ((Object, Swift.Error) -> Void)?,
+        onDisposed: ((Object) -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         subscribe(
-            onCompleted: { [weak object] in
-                guard let object else { return }
-                onCompleted?(object)
-            },
-            onError: onError.map { onError in
-                { [weak object] error in
-                    guard let object else { return }
-                    onError(object, error)
-                }
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            }
+            onCompleted: holdingWeakly(object, onCompleted), onError: holdingWeakly(object, onError),
+            onDisposed: holdingWeakly(object, onDisposed), delivery: delivery
         )
     }
 

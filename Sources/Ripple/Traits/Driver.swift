@@ -124,13 +124,13 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// observer:  --1--2--
     /// ```
     ///
-    /// Like RxCocoa, expects to be called on the main thread (or inside a
+    /// Like RxCocoa, expects to be called on the main queue (or inside a
     /// ``SharingScheduler`` mock); otherwise the call is reported to
     /// ``Hooks/contractViolationHandler``.
     ///
     /// Elements arrive on the main queue (``MainScheduler``). Under `dispatchMain()`
     /// on Linux that queue runs on a worker thread, so `Thread.isMainThread` is
-    /// `false` there: call `drive` before `dispatchMain()`, and check the queue
+    /// `false` there: check the queue
     /// (`dispatchPrecondition(condition: .onQueue(.main))`) rather than the thread,
     /// or run `RunLoop.main.run()` instead.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable where Observer.Element == Element {
@@ -198,14 +198,47 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     ///     .drive(with: self, onNext: { owner, title in owner.label.text = title })
     ///     .disposed(by: bag)
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with ``drive(onNext:onCompleted:onDisposed:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    public func drive<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        drive(
+            with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "drive(with:onNext:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Calls the handlers with `object` (held weakly) for each element and on
+    /// completion (Swift 5 language mode: not checked for isolation).
+    @available(swift, obsoleted: 6)
     public func drive<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
+        drive(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func drive<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)?,
+        onCompleted: ((Object) -> Void)?,
+        onDisposed: ((Object) -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         checkMainThreadSubscription("drive")
-        return asObservable().subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        return asObservable().subscribe(
+            with: object, onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: delivery
+        )
     }
 
     /// Calls `onNext` for each element and `onCompleted` on completion;
@@ -215,18 +248,50 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// driver:  --1--2--|
     /// onNext:    1  2          onCompleted at |, then onDisposed
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only: a driver whose ``SharingScheduler`` is mocked with
+    ///   a background scheduler is reported; see "Main-actor code and background
+    ///   events" in the Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func drive(
+        onNext: ((Element) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        drive(
+            onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "drive(onNext:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Calls `onNext` for each element and `onCompleted` on completion (Swift 5
+    /// language mode: not checked for isolation).
+    @available(swift, obsoleted: 6)
     public func drive(
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        drive(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func drive(
+        onNext: ((Element) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         checkMainThreadSubscription("drive")
-        return asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        return asObservable().subscribe(
+            onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed, delivery: delivery
+        )
     }
 
     /// Subscribes without handlers (keeps the shared subscription alive).
     public func drive() -> Disposable {
-        drive(onNext: nil, onCompleted: nil, onDisposed: nil)
+        drive(onNext: nil, onCompleted: nil, onDisposed: nil, delivery: nil)
     }
 
     private func driveRelays(_ method: String, _ accepts: [(Element) -> Void]) -> Disposable {

@@ -38,17 +38,43 @@ extension InfallibleType {
     }
 
     /// Calls `onNext` with every element.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, `onNext` runs on the
+    ///   main actor only; see "Main-actor code and background events" in the
+    ///   Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func bind(
+        onNext: @escaping (Element) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        asObservable().bind(onNext: onNext, delivery: .forSubscriber(isolation, "bind(onNext:)", file, line))
+    }
+
+    /// Calls `onNext` with every element (Swift 5 language mode: it runs where
+    /// the elements arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
-        subscribe(onNext: onNext)
+        asObservable().bind(onNext: onNext, delivery: nil)
     }
 
     /// Calls `onNext` with `object` (held weakly) and every element; once `object`
     /// is gone, elements are ignored.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, `onNext` runs on the
+    ///   main actor only, as with ``bind(onNext:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    public func bind<Object: AnyObject>(
+        with object: Object, onNext: @escaping (Object, Element) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        asObservable().bind(with: object, onNext: onNext, delivery: .forSubscriber(isolation, "bind(with:onNext:)", file, line))
+    }
+
+    /// Calls `onNext` with `object` (held weakly) and every element (Swift 5
+    /// language mode: it runs where the elements arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func bind<Object: AnyObject>(with object: Object, onNext: @escaping (Object, Element) -> Void) -> Disposable {
-        subscribe(onNext: { [weak object] element in
-            guard let object else { return }
-            onNext(object, element)
-        })
+        asObservable().bind(with: object, onNext: onNext, delivery: nil)
     }
 
     /// Feeds every element into the relays; completion ends the binding, the

@@ -190,11 +190,26 @@ extension InfallibleType {
     /// Subscribes a closure that receives every event (`.next` and at most one
     /// `.completed`; never `.error`).
     ///
+    /// - Isolation: called from main-actor code in Swift 6, `on` runs on the main
+    ///   actor only; see "Main-actor code and background events" in the Swift
+    ///   concurrency guide.
     /// - Returns: The subscription. It is released when disposed or when the
     ///   sequence completes.
+    @available(swift, introduced: 6)
+    @inlinable
+    public func subscribe(
+        _ on: @escaping (Event<Element>) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        asObservable().subscribe(on, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+    }
+
+    /// Subscribes a closure that receives every event (Swift 5 language mode: it
+    /// runs where the events arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     @inlinable
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
-        asObservable().subscribe(on)
+        asObservable().subscribe(on, delivery: nil)
     }
 
     /// Subscribes handlers for elements and completion; no error handler is
@@ -208,13 +223,33 @@ extension InfallibleType {
     ///     .subscribe(onNext: { print($0) })
     ///     .disposed(by: bag)
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with `Observable`'s `subscribe(onNext:...)`.
+    @available(swift, introduced: 6)
+    @inlinable
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        asObservable().subscribe(
+            onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(onNext:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers for elements and completion (Swift 5 language mode:
+    /// they run where the events arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        asObservable().subscribe(onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed)
+        asObservable().subscribe(onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
     /// Subscribes handlers that receive `object` (held weakly) as their first
@@ -225,6 +260,28 @@ extension InfallibleType {
     ///     .subscribe(with: self, onNext: { owner, title in owner.label = title })
     ///     .disposed(by: bag)
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with `Observable`'s `subscribe(onNext:...)`.
+    @available(swift, introduced: 6)
+    @inlinable
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        asObservable().subscribe(
+            with: object, onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(with:onNext:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers that receive `object` (held weakly) as their first
+    /// argument (Swift 5 language mode: they run where the events arrive, as in
+    /// RxSwift).
+    @available(swift, obsoleted: 6)
     @inlinable
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -232,6 +289,9 @@ extension InfallibleType {
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
-        asObservable().subscribe(with: object, onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed)
+        asObservable().subscribe(
+            with: object, onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: nil
+        )
     }
 }

@@ -27,9 +27,28 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     }
 
     /// Subscribes a closure that receives the outcome.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, `observer` runs on
+    ///   the main actor only; see "Main-actor code and background events" in the
+    ///   Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func subscribe(
+        _ observer: @escaping (MaybeEvent<Element>) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+    }
+
+    /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
+    /// runs where the outcome arrives, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> Disposable {
+        subscribe(observer, delivery: nil)
+    }
+
+    func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         var reported = false
-        return primitiveSequence.asObservable().subscribe { event in
+        return primitiveSequence.asObservable().subscribe({ event in
             // The first outcome wins; anything after it is ignored.
             if reported { return }
             switch event {
@@ -44,21 +63,53 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
                     observer(.completed)
                 }
             }
-        }
+        }, delivery: delivery)
     }
 
     /// Subscribes handlers for the outcome. An error without `onError` goes to
     /// ``Hooks/defaultErrorHandler``; `onDisposed` runs once at the end.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only; see "Main-actor code and background events" in the
+    ///   Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onError:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers for the outcome (Swift 5 language mode: they run where
+    /// the outcome arrives, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        subscribe(onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func subscribe(
+        onSuccess: ((Element) -> Void)?,
+        onError: ((Swift.Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         let callStack = onError == nil ? Hooks.captureCallStackIfNeeded() : []
         // `onDisposed` runs once: after the outcome, or when disposed before it.
+        let onDisposed = MainActorGate.onDisposed(onDisposed, through: delivery)
         let disposed = Disposables.create(with: { onDisposed?() })
-        let disposable = subscribe { event in
+        let disposable = subscribe({ event in
             defer { disposed.dispose() }
             switch event {
             case .success(let element):
@@ -68,12 +119,34 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
             case .completed:
                 onCompleted?()
             }
-        }
+        }, delivery: delivery)
         return Disposables.create(disposable, disposed)
     }
 
     /// Subscribes handlers that receive `object` (held weakly) as their first
     /// argument.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with ``subscribe(onSuccess:onError:onCompleted:onDisposed:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            with: object, onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(with:onSuccess:onError:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers that receive `object` (held weakly) as their first
+    /// argument (Swift 5 language mode: they run where the outcome arrives, as in
+    /// RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onSuccess: ((Object, Element) -> Void)? = nil,
@@ -82,24 +155,23 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
         subscribe(
-            onSuccess: { [weak object] element in
-                guard let object else { return }
-                onSuccess?(object, element)
-            },
-            onError: onError.map { onError in
-                { [weak object] error in
-                    guard let object else { return }
-                    onError(object, error)
-                }
-            },
-            onCompleted: { [weak object] in
-                guard let object else { return }
-                onCompleted?(object)
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            }
+            with: object, onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: nil
+        )
+    }
+
+    func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)?,
+        onError: ((Object, Swift.Error) -> Void)?,
+        onCompleted: ((Object) -> Void)?,
+        onDisposed: ((Object) -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
+        subscribe(
+            onSuccess: holdingWeakly(object, onSuccess), onError: holdingWeakly(object, onError),
+            onCompleted: holdingWeakly(object, onCompleted), onDisposed: holdingWeakly(object, onDisposed),
+            delivery: delivery
         )
     }
 

@@ -248,9 +248,11 @@ extension SharedSequenceConvertibleType {
 }
 
 /// Reports a drive/emit call made off the main thread, which RxCocoa stops the
-/// program for, unless a ``SharingScheduler`` mock is active.
+/// program for, unless a ``SharingScheduler`` mock is active. The main queue
+/// counts as the main thread: on Linux, after `dispatchMain()`, a worker thread
+/// drains it.
 func checkMainThreadSubscription(_ method: String) {
-    if !SharingScheduler.isMocked && !Thread.isMainThread {
+    if !SharingScheduler.isMocked && !MainActorDelivery.isOnMainActor {
         Hooks.reportContractViolation(
             "\(method) can only be called from the main thread (or inside SharingScheduler.mock)"
         )

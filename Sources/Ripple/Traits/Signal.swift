@@ -185,14 +185,47 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     /// Calls the handlers with `object` (held weakly) for each element and on
     /// completion; once `object` is gone, events are ignored. `onDisposed` runs
     /// once, after completion or disposal.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with ``emit(onNext:onCompleted:onDisposed:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    public func emit<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        emit(
+            with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "emit(with:onNext:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Calls the handlers with `object` (held weakly) for each element and on
+    /// completion (Swift 5 language mode: not checked for isolation).
+    @available(swift, obsoleted: 6)
     public func emit<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
+        emit(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func emit<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)?,
+        onCompleted: ((Object) -> Void)?,
+        onDisposed: ((Object) -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         checkMainThreadSubscription("emit")
-        return asObservable().subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        return asObservable().subscribe(
+            with: object, onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: delivery
+        )
     }
 
     /// Calls `onNext` for each element and `onCompleted` on completion;
@@ -202,18 +235,50 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     /// signal:  --1--2--|
     /// onNext:    1  2          onCompleted at |, then onDisposed
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only: a signal whose ``SharingScheduler`` is mocked with
+    ///   a background scheduler is reported; see "Main-actor code and background
+    ///   events" in the Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func emit(
+        onNext: ((Element) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        emit(
+            onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "emit(onNext:onCompleted:onDisposed:)", file, line)
+        )
+    }
+
+    /// Calls `onNext` for each element and `onCompleted` on completion (Swift 5
+    /// language mode: not checked for isolation).
+    @available(swift, obsoleted: 6)
     public func emit(
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        emit(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func emit(
+        onNext: ((Element) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         checkMainThreadSubscription("emit")
-        return asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        return asObservable().subscribe(
+            onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed, delivery: delivery
+        )
     }
 
     /// Subscribes without handlers (keeps the shared subscription alive).
     public func emit() -> Disposable {
-        emit(onNext: nil, onCompleted: nil, onDisposed: nil)
+        emit(onNext: nil, onCompleted: nil, onDisposed: nil, delivery: nil)
     }
 
     private func emitRelays(_ accepts: [(Element) -> Void]) -> Disposable {

@@ -28,9 +28,28 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 
     /// Subscribes a closure that receives the outcome.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, `observer` runs on
+    ///   the main actor only; see "Main-actor code and background events" in the
+    ///   Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func subscribe(
+        _ observer: @escaping (SingleEvent<Element>) -> Void,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+    }
+
+    /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
+    /// runs where the outcome arrives, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
+        subscribe(observer, delivery: nil)
+    }
+
+    func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         var reported = false
-        return primitiveSequence.asObservable().subscribe { event in
+        return primitiveSequence.asObservable().subscribe({ event in
             // The first outcome wins; anything after it is ignored.
             if reported { return }
             switch event {
@@ -45,7 +64,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
                     observer(.failure(RxError.noElements))
                 }
             }
-        }
+        }, delivery: delivery)
     }
 
     /// Subscribes handlers for the outcome. A failure without `onFailure` goes to
@@ -56,15 +75,46 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///     .subscribe(onSuccess: { print($0.name) }, onFailure: { print($0) })
     ///     .disposed(by: bag)
     /// ```
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, also for a `Single` that succeeds on another
+    ///   thread (a network response); see "Main-actor code and background
+    ///   events" in the Swift concurrency guide.
+    @available(swift, introduced: 6)
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil,
+        onFailure: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onFailure:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers for the outcome (Swift 5 language mode: they run where
+    /// the outcome arrives, as in RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
         onFailure: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        subscribe(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func subscribe(
+        onSuccess: ((Element) -> Void)?,
+        onFailure: ((Swift.Error) -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         let callStack = onFailure == nil ? Hooks.captureCallStackIfNeeded() : []
         // `onDisposed` runs once: after the outcome, or when disposed before it.
+        let onDisposed = MainActorGate.onDisposed(onDisposed, through: delivery)
         let disposed = Disposables.create(with: { onDisposed?() })
-        let disposable = subscribe { event in
+        let disposable = subscribe({ event in
             defer { disposed.dispose() }
             switch event {
             case .success(let element):
@@ -72,45 +122,81 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
             case .failure(let error):
                 Hooks.report(error, to: onFailure, callStack: callStack)
             }
-        }
+        }, delivery: delivery)
         return Disposables.create(disposable, disposed)
     }
 
-    /// Deprecated spelling of ``subscribe(onSuccess:onFailure:onDisposed:)`` (its
+    /// Deprecated spelling of `subscribe(onSuccess:onFailure:onDisposed:)` (its
     /// `onError` is required, as in RxSwift, so that calls without it are not
     /// ambiguous).
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil,
+        onError: @escaping (Swift.Error) -> Void,
+        onDisposed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onError:onDisposed:)", file, line)
+        )
+    }
+
+    /// Deprecated spelling of `subscribe(onSuccess:onFailure:onDisposed:)` in
+    /// Swift 5 language mode.
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
         onError: @escaping (Swift.Error) -> Void,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        subscribe(onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed)
+        subscribe(onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed, delivery: nil)
     }
 
     /// Subscribes handlers that receive `object` (held weakly) as their first
     /// argument; once `object` is gone, the outcome is ignored.
+    ///
+    /// - Isolation: called from main-actor code in Swift 6, the handlers run on
+    ///   the main actor only, as with ``subscribe(onSuccess:onFailure:onDisposed:isolation:file:line:)``.
+    @available(swift, introduced: 6)
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onFailure: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            with: object, onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed,
+            delivery: .forSubscriber(isolation, "subscribe(with:onSuccess:onFailure:onDisposed:)", file, line)
+        )
+    }
+
+    /// Subscribes handlers that receive `object` (held weakly) as their first
+    /// argument (Swift 5 language mode: they run where the outcome arrives, as in
+    /// RxSwift).
+    @available(swift, obsoleted: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onSuccess: ((Object, Element) -> Void)? = nil,
         onFailure: ((Object, Swift.Error) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
+        subscribe(with: object, onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed, delivery: nil)
+    }
+
+    func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)?,
+        onFailure: ((Object, Swift.Error) -> Void)?,
+        onDisposed: ((Object) -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         subscribe(
-            onSuccess: { [weak object] element in
-                guard let object else { return }
-                onSuccess?(object, element)
-            },
-            onFailure: onFailure.map { onFailure in
-                { [weak object] error in
-                    guard let object else { return }
-                    onFailure(object, error)
-                }
-            },
-            onDisposed: { [weak object] in
-                guard let object else { return }
-                onDisposed?(object)
-            }
+            onSuccess: holdingWeakly(object, onSuccess), onFailure: holdingWeakly(object, onFailure),
+            onDisposed: holdingWeakly(object, onDisposed), delivery: delivery
         )
     }
 

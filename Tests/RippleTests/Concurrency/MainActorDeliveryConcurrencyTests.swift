@@ -35,23 +35,7 @@ private func spinMainLoop(until condition: () -> Bool, timeout: TimeInterval = 5
     }
 }
 
-final class MainActorDeliveryConcurrencyTests: RippleTestCase {
-    private let violations = Recorder<String>()
-
-    override func setUp() {
-        super.setUp()
-        let violations = self.violations
-        MainActorDelivery.debugViolationHandler.withLock { handler in
-            handler = { message in violations.append(message) }
-        }
-    }
-
-    override func tearDown() {
-        MainActorDelivery.debugViolationHandler.withLock { handler in
-            handler = { message in preconditionFailure(message) }
-        }
-        super.tearDown()
-    }
+final class MainActorDeliveryConcurrencyTests: MainActorCheckTestCase {
 
     func testDriveAndEmitOnMainActorRunOnTheMainThread() {
         // XCTest on Linux runs tests on the main thread; its test list cannot

@@ -1,0 +1,1 @@
+../IsolationProbe/main.swift

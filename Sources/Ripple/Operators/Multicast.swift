@@ -155,13 +155,15 @@ extension ObservableType {
 ///
 /// Locking: the state is only read and written under `state`'s lock; the subject
 /// factory, subscriptions, the source subscription and disposals all run outside it.
-final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element>, ConnectionDetaching, @unchecked Sendable {
+final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element>, ConnectionDetaching,
+    @unchecked Sendable {
     typealias SourceElement = Subject.Observer.Element
 
     struct State {
         var subject: Subject?
         /// Incremented each time a new subject is installed, so that `connect()`
-        /// notices a subject replaced while it was not holding the lock.
+        /// notices a subject replaced while it was not holding the lock, and
+        /// `refCount()` knows which connection a subscriber joined.
         var subjectID = 0
         var connection: MulticastConnection<Subject>?
     }
@@ -203,7 +205,14 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     override var graphRole: GraphRole { .shared }
 
     override func run(_ observer: AnyObserver<Subject.Element>) -> SubscriptionBase? {
-        currentSubject().subject.asObservable().subscribe(sink: observer)
+        subscribeToCurrentSubject(observer).subscription
+    }
+
+    /// ``ConnectionDetaching``: subscribes `observer` to the current subject and
+    /// says which one it was (its `subjectID`).
+    func subscribeToCurrentSubject(_ observer: AnyObserver<Subject.Element>) -> (subscription: SubscriptionBase?, subjectID: Int) {
+        let (subject, id) = currentSubject()
+        return (subject.asObservable().subscribe(sink: observer), id)
     }
 
     override func connect() -> Disposable {

@@ -22,12 +22,14 @@ extension ConnectableObservableType {
     /// Completes and fails when the connectable sequence does.
     ///
     /// Subscribers may come and go on several threads: with `publish()`,
-    /// `replay(_:)`, `replayAll()` and `multicast`, a subscriber that arrives
-    /// while the last one leaves on another thread either keeps the connection
-    /// alive or subscribes to the next connection's subject. (In RxSwift such a
-    /// subscriber may be left on the subject of the ending connection, which
-    /// nothing feeds any more.) Nobody blocks: the connection is made by whichever
-    /// thread finishes the disconnection.
+    /// `replay(_:)`, `replayAll()` and `multicast`, a subscriber belongs to
+    /// exactly one connection. One that arrives while the last one leaves on
+    /// another thread either keeps the connection alive or subscribes to the next
+    /// connection's subject; one that arrives while the connection ends on the
+    /// source's terminal event either receives that terminal event or starts the
+    /// next connection. (In RxSwift such a subscriber may be left on a subject
+    /// that nothing feeds any more.) Nobody blocks: the connection is made by
+    /// whichever thread finishes the disconnection.
     ///
     /// ``ObservableType/share(replay:scope:file:line:)`` does the same in one operator.
     public func refCount(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
@@ -50,21 +52,34 @@ extension ConnectableObservableType {
 ///
 /// ## Arriving subscribers
 /// A connectable sequence may make a subject per connection (`publish()`,
-/// `replay(_:)`), so a subscriber must subscribe to the subject of the connection
-/// it is counted in. While it subscribes it is *arriving*: counted in `arriving`,
+/// `replay(_:)`), so a subscriber must be counted in the connection whose subject
+/// it subscribed to. While it subscribes it is *arriving*: counted in `arriving`,
 /// which holds off a disconnection. A disconnection decided before it arrived
 /// has already detached the connection's subject from Ripple's connectable
 /// sequences (``ConnectionDetaching``, done under the lock with the decision), so
 /// the subscriber finds the next connection's subject.
+///
+/// A connection also ends by itself, on the source's terminal event: it detaches
+/// its subject first, then disposes the source and delivers the event. A
+/// subscriber arriving in between gets the next subject, and Ripple's connectable
+/// sequences say which subject that was (its ID, the *generation*): a generation
+/// newer than the counted one ends the counted one and starts its own, which
+/// connects; a subscriber of an older or ended generation receives that
+/// generation's terminal event and is not counted. So every subscriber belongs to
+/// exactly one connection (``State/count(joined:)``).
 final class RefCountObservable<Source: ConnectableObservableType>: Observable<Source.Element>, @unchecked Sendable {
     typealias Element = Source.Element
 
+    /// The counters and the connection: pure transitions, called under the lock.
     struct State {
         /// Subscribers counted in the current generation.
         var count = 0
-        /// Incremented when the connectable sequence terminates: subscribers of an
-        /// earlier generation no longer count.
+        /// The counted generation: the ID of the subject its subscribers joined,
+        /// for a ``ConnectionDetaching`` sequence; for any other sequence a
+        /// counter, incremented when a subscriber arrives after the terminal event.
         var generation = 0
+        /// The counted generation's connection delivered its terminal event.
+        var hasEnded = false
         /// The connection, when connected.
         var connection: Disposable?
         /// Connections to dispose (their generation ended).
@@ -74,6 +89,72 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
         /// Subscribers subscribing to the connectable sequence, not yet counted:
         /// while there are any, the connection is kept.
         var arriving = 0
+
+        /// What becomes of a subscriber that has subscribed.
+        struct Arrival: Equatable {
+            /// Counted in ``generation``; otherwise it belongs to an ended
+            /// generation, whose terminal event it receives.
+            var isCounted: Bool
+            var generation: Int
+            /// The connection must change (connect, or disconnect one that this
+            /// subscriber held off).
+            var mustReconcile: Bool
+        }
+
+        /// A subscriber that stopped arriving, and had joined the generation
+        /// `joined` (`nil`: the sequence cannot tell, so the current one, or the
+        /// next one if the current one ended).
+        mutating func count(joined: Int?) -> Arrival {
+            arriving -= 1
+            let joined = joined ?? (hasEnded ? generation &+ 1 : generation)
+            if joined < generation || (joined == generation && hasEnded) {
+                return Arrival(isCounted: false, generation: joined, mustReconcile: mustDisconnect)
+            }
+            if joined > generation {
+                endGeneration()
+                generation = joined
+                hasEnded = false
+            }
+            count += 1
+            return Arrival(isCounted: true, generation: generation, mustReconcile: count == 1)
+        }
+
+        /// A subscriber that stopped arriving without being counted (it was
+        /// disposed meanwhile). Returns whether the caller must reconcile.
+        mutating func abandon() -> Bool {
+            arriving -= 1
+            return mustDisconnect
+        }
+
+        /// A subscriber counted in `generation` left. Returns whether the caller
+        /// must reconcile.
+        mutating func leave(generation left: Int) -> Bool {
+            guard left == generation, !hasEnded else { return false }
+            count -= 1
+            return count == 0
+        }
+
+        /// A subscriber counted in `generation` received the terminal event.
+        /// Returns whether that ended the generation (the caller reconciles).
+        mutating func terminate(generation ended: Int) -> Bool {
+            guard ended == generation, !hasEnded else { return false }
+            hasEnded = true
+            endGeneration()
+            return true
+        }
+
+        /// Nobody counted, nobody arriving, still connected.
+        var mustDisconnect: Bool {
+            count == 0 && arriving == 0 && connection != nil
+        }
+
+        private mutating func endGeneration() {
+            count = 0
+            if let connection {
+                self.connection = nil
+                toDispose.append(connection)
+            }
+        }
     }
 
     enum Action {
@@ -83,11 +164,14 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
 
     let source: Source
     let observable: Observable<Element>
+    /// `source`, when it is one of Ripple's connectable sequences.
+    let detaching: (any ConnectionDetaching<Element>)?
     let state = LockedState(State())
 
     init(site: SiteLiteral, source: Source) {
         self.source = source
         self.observable = source.asObservable()
+        self.detaching = source as? any ConnectionDetaching<Element>
         super.init(site: site)
     }
 
@@ -98,19 +182,26 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
         state.withLock { $0.arriving += 1 }
         // Subscribe first, connect second (a synchronous source must not emit before
         // this subscriber listens).
-        sink.setUpstream(observable.subscribe(sink: AnyObserver { sink.on($0) }))
+        let upstream = AnyObserver { sink.on($0) }
+        var joined: Int?
+        if let detaching {
+            let (subscription, subjectID) = detaching.subscribeToCurrentSubject(upstream)
+            sink.setUpstream(subscription)
+            joined = subjectID
+        } else {
+            sink.setUpstream(observable.subscribe(sink: upstream))
+        }
         let mustReconcile = state.withLock { state -> Bool in
-            state.arriving -= 1
             // Already disposed: the connectable sequence replayed a terminal event
             // (it has terminated for good), or the subscriber left. Not counted; a
             // connection it held off may now have to go.
             if sink.isDisposed {
-                return state.count == 0 && state.arriving == 0 && state.connection != nil
+                return state.abandon()
             }
-            sink.generation = state.generation
-            sink.isCounted = true
-            state.count += 1
-            return state.count == 1
+            let arrival = state.count(joined: joined)
+            sink.generation = arrival.generation
+            sink.isCounted = arrival.isCounted
+            return arrival.mustReconcile
         }
         if mustReconcile {
             reconcile()
@@ -123,9 +214,7 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
         let isLast = state.withLock { state -> Bool in
             guard sink.isCounted else { return false }
             sink.isCounted = false
-            guard sink.generation == state.generation else { return false }
-            state.count -= 1
-            return state.count == 0
+            return state.leave(generation: sink.generation)
         }
         if isLast {
             reconcile()
@@ -135,14 +224,8 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
     /// The connectable sequence sent a terminal event to `sink`.
     func terminated(_ sink: RefCountSink<Source>) {
         let endsGeneration = state.withLock { state -> Bool in
-            guard sink.isCounted, sink.generation == state.generation else { return false }
-            state.generation &+= 1
-            state.count = 0
-            if let connection = state.connection {
-                state.connection = nil
-                state.toDispose.append(connection)
-            }
-            return true
+            guard sink.isCounted else { return false }
+            return state.terminate(generation: sink.generation)
         }
         if endsGeneration {
             reconcile()
@@ -168,9 +251,9 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
                 if state.count > 0 && state.connection == nil {
                     return .connect(generation: state.generation)
                 }
-                if state.count == 0 && state.arriving == 0, let connection = state.connection {
+                if state.mustDisconnect, let connection = state.connection {
                     state.connection = nil
-                    detached = (source as? ConnectionDetaching)?.detachConnection(connection)
+                    detached = detaching?.detachConnection(connection)
                     return .dispose(connection)
                 }
                 state.isReconciling = false
@@ -185,10 +268,10 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
             case .connect(let generation):
                 let connection = source.connect()
                 let isStale = state.withLock { state -> Bool in
-                    // The sequence terminated, or every subscriber left (and none
+                    // The generation ended, or every subscriber left (and none
                     // is arriving), while connecting.
-                    guard state.generation == generation, state.count > 0 || state.arriving > 0 else {
-                        detached = (source as? ConnectionDetaching)?.detachConnection(connection)
+                    guard state.generation == generation, !state.hasEnded, state.count > 0 || state.arriving > 0 else {
+                        detached = detaching?.detachConnection(connection)
                         return true
                     }
                     state.connection = connection
@@ -203,13 +286,21 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
     }
 }
 
-/// A connectable sequence that can forget a connection at once, without calling
-/// user code, so that subscribers arriving afterwards get the next connection's
-/// subject. `refCount()` calls it under its lock when it decides to disconnect;
-/// the disposal (user code) follows outside the lock.
-protocol ConnectionDetaching: AnyObject {
-    /// Forgets `connection` if it is the current one; returns what the caller
-    /// releases outside its lock.
+/// One of Ripple's connectable sequences (the `multicast` family), which
+/// `refCount()` can ask two things without calling user code: which connection a
+/// subscriber joined, and to forget a connection at once.
+protocol ConnectionDetaching<Element>: AnyObject {
+    associatedtype Element
+
+    /// Subscribes `observer` to the current connection's subject and returns the
+    /// subscription and that subject's ID. IDs increase: a larger one is a later
+    /// connection's subject.
+    func subscribeToCurrentSubject(_ observer: AnyObserver<Element>) -> (subscription: SubscriptionBase?, subjectID: Int)
+
+    /// Forgets `connection` if it is the current one, so that subscribers arriving
+    /// afterwards get the next connection's subject; returns what the caller
+    /// releases outside its lock. `refCount()` calls it under its lock when it
+    /// decides to disconnect; the disposal (user code) follows outside the lock.
     func detachConnection(_ connection: Disposable) -> Any?
 }
 

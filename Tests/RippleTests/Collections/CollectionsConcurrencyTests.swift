@@ -85,10 +85,9 @@ final class CollectionsConcurrencyTests: RippleTestCase {
             for _ in 0..<50 {
                 let recorder = Recorder<ArrayChange<Int>>()
                 let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
-                // The initial change comes from the thread delivering at the time:
-                // wait for it (bounded), then leave while changes keep coming.
-                let deadline = ContinuousClock.now + .seconds(2)
-                while recorder.values.isEmpty && ContinuousClock.now < deadline { sched_yield() }
+                // The initial change arrives before `subscribe` returns, even while
+                // another thread delivers; leave while changes keep coming.
+                XCTAssertEqual(recorder.values.first?.isInitial, true)
                 _ = array.value
                 subscription.dispose()
                 streams.append(recorder.values)
@@ -223,6 +222,184 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         }
         XCTAssertEqual(changes.last?.sections, list.value)
         subscription.dispose()
+    }
+
+    // MARK: The initial change, at once
+
+    /// The reproduction: a thread delivering a change is blocked in an
+    /// observer; meanwhile another thread subscribes. Its initial change arrives
+    /// before `subscribe` returns, on the subscribing thread; the changes after it
+    /// follow, none lost or repeated.
+    func testTheInitialChangeArrivesBeforeSubscribeReturnsWhileAnotherThreadDelivers() {
+        let array = ObservableArray([1])
+        let values = ObservableArray([1])
+        let sections = ObservableSections<Int, Item>([SectionModel(0, items: [Item(1)])], sectionID: { $0 }, itemID: \.id)
+        typealias Subscribe = (@escaping ([Int]) -> Void) -> Disposable
+        let cases: [(name: String, mutate: @Sendable (Int) -> Void, subscribe: Subscribe)] = [
+            ("ObservableArray.changes", { array.append($0) }, { record in array.changes.subscribe(onNext: { record($0.elements) }) }),
+            ("ObservableArray.asObservable()", { values.append($0) }, { record in values.asObservable().subscribe(onNext: { record($0) }) }),
+            ("ObservableSections.changes", { sections.append(Item($0), toSection: 0) },
+             { record in sections.changes.subscribe(onNext: { record($0.sections[0].items.map(\.id)) }) }),
+        ]
+        for (name, mutate, subscribe) in cases {
+            let inside = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let blockNext = Atomic<Bool>(false)
+            let holder = subscribe { _ in
+                if blockNext.exchange(false, ordering: .relaxed) {
+                    inside.signal()
+                    release.wait()
+                }
+            }
+            blockNext.store(true, ordering: .relaxed)
+            Thread { mutate(2) }.start()  // becomes the deliverer, blocks in `holder`
+            inside.wait()
+            let thread = Thread.current
+            let received = Recorder<(value: [Int], onSubscribingThread: Bool)>()
+            let late = subscribe { value in received.append((value, Thread.current == thread)) }
+            let atReturn = received.values
+            mutate(3)  // queued behind the late subscriber's initial change
+            release.signal()
+            XCTAssertTrue(waitUntil { received.values.count == 2 }, name)
+            XCTAssertEqual(atReturn.map(\.value), [[1, 2]], "\(name): the initial change did not arrive before subscribe returned")
+            XCTAssertEqual(atReturn.first?.onSubscribingThread, true, "\(name): the initial change came from another thread")
+            XCTAssertEqual(received.values.map(\.value), [[1, 2], [1, 2, 3]], name)
+            late.dispose()
+            holder.dispose()
+        }
+    }
+
+    /// Subscribers join while two threads mutate and a slow observer keeps the
+    /// store busy, so that most subscriptions happen while another thread
+    /// delivers: each gets its initial change before `subscribe` returns, on its
+    /// own thread, and the changes after it apply to it one by one.
+    func testSubscribersJoiningWhileAnotherThreadDeliversGetTheirInitialChangeAtOnce() {
+        let array = ObservableArray<Int>(Array(0..<10))
+        let slow = array.changes.subscribe(onNext: { _ in spin(for: .microseconds(20)) })
+        let stop = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        for thread in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                var index = 0
+                while !stop.load(ordering: .relaxed) {
+                    if index % 3 == 0 || array.count > 20 {
+                        array.batchUpdate { if !$0.isEmpty { $0.remove(at: 0) } }
+                    } else {
+                        array.append(thread * 100_000 + index)
+                    }
+                    index += 1
+                }
+            }
+        }
+        let late = Atomic<Int>(0)
+        let foreign = Atomic<Int>(0)
+        let streams = Recorder<[ArrayChange<Int>]>()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<100 {
+                let thread = Thread.current
+                let recorder = Recorder<ArrayChange<Int>>()
+                let subscription = array.changes.subscribe(onNext: { change in
+                    if change.isInitial && Thread.current != thread { foreign.add(1, ordering: .relaxed) }
+                    recorder.append(change)
+                })
+                if recorder.values.isEmpty { late.add(1, ordering: .relaxed) }
+                spin(for: .microseconds(200))
+                subscription.dispose()
+                streams.append(recorder.values)
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        slow.dispose()
+        XCTAssertEqual(late.load(ordering: .relaxed), 0, "initial changes that arrived after subscribe returned")
+        XCTAssertEqual(foreign.load(ordering: .relaxed), 0, "initial changes sent by another thread")
+        let withoutOneInitialChange = streams.values.filter { $0.filter(\.isInitial).count != 1 }
+        XCTAssertEqual(withoutOneInitialChange.count, 0, "streams without exactly one initial change")
+        for stream in streams.values where stream.first?.isInitial == true {
+            assertChangeStream(stream)
+        }
+    }
+
+    /// The subscribing thread is still in its observer's initial change when the
+    /// deliverer reaches a change queued after the subscription: the deliverer
+    /// waits at the subscriber's gate, so the subscriber never gets two changes at
+    /// once, and gets them in order.
+    func testTheDelivererWaitsForASlowInitialChange() {
+        let array = ObservableArray([0])
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blockOnce = Atomic<Bool>(false)
+        let holder = array.changes.subscribe(onNext: { _ in
+            if blockOnce.exchange(false, ordering: .relaxed) {
+                inside.signal()
+                release.wait()
+            }
+        })
+        blockOnce.store(true, ordering: .relaxed)
+        Thread { array.append(1) }.start()  // the deliverer, blocked in `holder`
+        inside.wait()
+        array.append(2)  // queued: the deliverer sends it when released
+        let detector = OverlapDetector()
+        let received = Recorder<ArrayChange<Int>>()
+        let subscription = array.changes.subscribe(onNext: { change in
+            detector.enter()
+            if change.isInitial {
+                // The deliverer is released, passes change 2 (queued before this
+                // subscription), and reaches change 3 (queued after it) meanwhile.
+                release.signal()
+                Thread { array.append(3) }.start()
+                spin(for: .milliseconds(50))
+            }
+            received.append(change)
+            detector.leave()
+        })
+        XCTAssertTrue(waitUntil { received.values.count == 2 })
+        XCTAssertEqual(detector.overlaps.load(ordering: .relaxed), 0, "the deliverer sent change 3 during the initial change")
+        XCTAssertEqual(received.values.map(\.elements), [[0, 1, 2], [0, 1, 2, 3]])
+        assertChangeStream(received.values)
+        subscription.dispose()
+        holder.dispose()
+    }
+
+    // MARK: Bounded hold
+
+    /// The reproduction: four threads mutate an array whose observer
+    /// takes 20 µs per change. One mutation delivers at most what was queued
+    /// before it plus one turn's allowance (`DeliveryTurn`); before, one `append`
+    /// delivered everybody's changes for the whole run.
+    func testOneMutationIsNotHeldWhileOtherThreadsKeepMutating() {
+        let array = ObservableArray<Int>()
+        let sections = ObservableSections<Int, Item>([SectionModel(0, items: [])], sectionID: { $0 }, itemID: \.id)
+        let detectors = [OverlapDetector(), OverlapDetector()]
+        let received = Atomic<Int>(0)
+        let slowObserver: (OverlapDetector, Bool) -> Void = { detector, isInitial in
+            detector.enter()
+            if !isInitial {
+                received.add(1, ordering: .relaxed)
+                spin(for: .microseconds(20))
+            }
+            detector.leave()
+        }
+        let subscriptions = [
+            array.changes.subscribe(onNext: { slowObserver(detectors[0], $0.isInitial) }),
+            sections.changes.subscribe(onNext: { slowObserver(detectors[1], $0.isInitial) }),
+        ]
+        let run = Duration.milliseconds(1_500)
+        let (longest, calls) = longestCall(for: run) { thread, index in
+            if thread % 2 == 0 {
+                if index % 512 == 511 { array.removeAll() } else { array.append(index) }
+            } else {
+                if index % 512 == 511 {
+                    sections.batchUpdate { $0[0].items.removeAll() }
+                } else {
+                    sections.append(Item(thread * 1_000_000 + index), toSection: 0)
+                }
+            }
+        }
+        subscriptions.forEach { $0.dispose() }
+        XCTAssertLessThan(longest, run * 0.3, "one mutation was held \(longest) by the others' changes")
+        XCTAssertEqual(detectors.map { $0.overlaps.load(ordering: .relaxed) }, [0, 0])
+        XCTAssertEqual(received.load(ordering: .relaxed), calls)
     }
 
     /// Two arrays whose observers write into each other, mutated from two

@@ -31,6 +31,12 @@ public struct MockGitHubConfiguration: Sendable {
     public var htmlBaseURL: String
     /// The level of the server's own log (Hummingbird's), `.warning` by default.
     public var logLevel: Logger.Level
+    /// How long a client may take to send a complete request head, from the moment
+    /// it connects or its previous response was sent; 20 s by default (Apache's
+    /// `RequestReadTimeout header=20`). A client that sent part of a request by
+    /// then gets `408 Request Timeout` and the connection is closed; an idle
+    /// connection is closed without an answer. Must be positive.
+    public var headerReadTimeout: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -39,7 +45,8 @@ public struct MockGitHubConfiguration: Sendable {
         behavior: Behavior = Behavior(),
         seed: UInt64 = 1,
         htmlBaseURL: String = MockGitHubConfiguration.defaultHTMLBaseURL,
-        logLevel: Logger.Level = .warning
+        logLevel: Logger.Level = .warning,
+        headerReadTimeout: Duration = .seconds(20)
     ) {
         self.host = host
         self.port = port
@@ -48,6 +55,7 @@ public struct MockGitHubConfiguration: Sendable {
         self.seed = seed
         self.htmlBaseURL = htmlBaseURL
         self.logLevel = logLevel
+        self.headerReadTimeout = headerReadTimeout
     }
 
     /// The server's injected misbehaviour.

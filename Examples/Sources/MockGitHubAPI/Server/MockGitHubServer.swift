@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Ripple
 import ServiceLifecycle
@@ -105,6 +106,9 @@ public final class MockGitHubServer: Sendable {
         gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> MockGitHubServer {
         try configuration.behavior.validate()
+        guard configuration.headerReadTimeout > .zero else {
+            throw ConfigurationError.invalid("header read timeout \(configuration.headerReadTimeout) is not positive")
+        }
         let fixtures = try configuration.fixtures ?? FixtureSet.bundled()
         let endpoints = try MockGitHubEndpoints(fixtures: fixtures, htmlBaseURL: configuration.htmlBaseURL)
         let behaviorState = BehaviorState(behavior: configuration.behavior, seed: configuration.seed)
@@ -126,8 +130,11 @@ public final class MockGitHubServer: Sendable {
         var logger = Logger(label: "MockGitHubAPI")
         logger.logLevel = configuration.logLevel
         let listening = Promise<Int>()
+        let headerReadTimeout = configuration.headerReadTimeout
         let application = Application(
             responder: responder,
+            // HTTP/1.1 with a deadline for request heads (see RequestHeadTimeoutChannel).
+            server: HTTPServerBuilder { responder in RequestHeadTimeoutChannel(responder: responder, timeout: headerReadTimeout) },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 listening.resolve(.success(channel.localAddress?.port ?? configuration.port))

@@ -107,7 +107,7 @@ enum SubjectOperation<Element> {
 /// time. A thread that finds the subject idle runs its operation inline (one
 /// compare-and-swap to enter, one to leave: the common, uncontended path). A
 /// thread that finds it busy queues the operation; the thread that owns the
-/// subject runs it, within the bounds of its turn (``DeliveryTurn``): past the
+/// subject runs it, within the bounds of its turn (`DeliveryTurn`): past the
 /// turn's allowance of other threads' calls, a caller waits until its operation
 /// has run, or until nobody delivers and it runs the queue itself. So:
 ///
@@ -120,7 +120,7 @@ enum SubjectOperation<Element> {
 ///   most what was queued before it, plus one turn's allowance;
 /// * two subjects feeding each other from two threads cannot deadlock: a thread
 ///   that is delivering never waits, and no wait closes a cycle
-///   (``DeliveryWaits``).
+///   (`DeliveryWaits`).
 ///
 /// An observer that subscribes to, or disposes its subscription of, the subject it
 /// is being called by is served inline, as in RxSwift: a new subscriber to a

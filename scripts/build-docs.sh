@@ -22,7 +22,15 @@ status=0
 RIPPLE_DOCS=1 swift package --traits AsyncHTTPClient generate-documentation \
     --target Ripple --target RippleTest --target RippleHTTP --target RippleHTTPTesting \
     --warnings-as-errors >"$log" 2>&1 || status=$?
-problems="$(grep -cE '(warning|error):' "$log" || true)"
+# A dependency's own package warnings (swift-distributed-tracing, pulled in by the
+# trait, ships a file it does not declare) are not this package's to fix.
+root="$(basename "$PWD")"
+problems="$(grep -E '(warning|error):' "$log" \
+    | grep -vE "^warning: '[^']+': found [0-9]+ file\(s\) which are unhandled" \
+    | grep -c . || true)"
+if grep -qE "^warning: '$root': found [0-9]+ file\(s\) which are unhandled" "$log"; then
+    problems=$((problems + 1))
+fi
 if [ "$status" -ne 0 ] || [ "$problems" -ne 0 ]; then
     cat "$log"
     echo "DocC: $problems warnings or errors (exit status $status)" >&2

@@ -50,7 +50,7 @@ import FoundationNetworking
 /// block, and nothing above `URLSession` can catch that.
 ///
 /// On Linux, prefer the initializers that create the session
-/// (``init()``, ``init(configuration:maximumResponseBodySize:)``): with a
+/// (``init()``, ``init(configuration:maximumResponseBodySize:redirectPolicy:)``): with a
 /// `URLCache`, FoundationNetworking crashes the process ("Trying to access a
 /// behaviour for a task that in not in the registry") when a task is
 /// cancelled just as it completes, which disposing does. The sessions the
@@ -91,7 +91,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// A client on a new session with the default configuration
     /// (`URLSessionConfiguration.default`); see
-    /// ``init(configuration:maximumResponseBodySize:)``.
+    /// ``init(configuration:maximumResponseBodySize:redirectPolicy:)``.
     public convenience init() {
         self.init(configuration: .default)
     }

@@ -89,7 +89,7 @@ public struct StubResponse: @unchecked Sendable {
     /// then each `Data` of `body` as it comes, on the thread (or the virtual
     /// time) `body` sends it; `body` completing is the end of the body (the
     /// server closed the connection), an error a lost connection (an
-    /// ``HTTPError`` as it is, anything else as ``HTTPError/transport(_:)``).
+    /// `HTTPError` as it is, anything else as `HTTPError.transport(_:)`).
     /// Every request (every reconnection) subscribes `body` anew: a cold
     /// observable replays its script for each.
     ///
@@ -101,7 +101,7 @@ public struct StubResponse: @unchecked Sendable {
     }
 
     /// A `text/event-stream` response sending each event of `events` (in the
-    /// wire format, ``ServerSentEvent/encoded``) when `events` sends it: a
+    /// wire format, `ServerSentEvent.encoded`) when `events` sends it: a
     /// script in virtual time for view models that consume
     /// `Session.events(for:)`, written as marbles.
     ///

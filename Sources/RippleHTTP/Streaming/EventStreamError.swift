@@ -1,4 +1,4 @@
-/// Why a streamed response (``Session/events(for:options:)``,
+/// Why a streamed response (``Session/events(for:options:)-(R,_)``,
 /// ``Session/jsonLines(for:options:)``) was given up: the stream broke a rule or a
 /// limit. Transport failures and status codes stay ``HTTPError``s.
 ///

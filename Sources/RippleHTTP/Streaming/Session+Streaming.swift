@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Settings of a streamed response (``Session/events(for:options:)``,
+/// Settings of a streamed response (``Session/events(for:options:)-(R,_)``,
 /// ``Session/jsonLines(for:options:)``).
 ///
 /// ```swift
@@ -94,7 +94,7 @@ extension Session {
         streamed(request, options: options, reconnects: options.reconnects, format: { Session.eventStreamFormat(options) }, output: { $0 })
     }
 
-    /// ``events(for:options:)`` with the state of the connection between the
+    /// ``events(for:options:)-(R,_)`` with the state of the connection between the
     /// events: each connection attempt (with the last event ID it resumes
     /// after), its acceptance by the server, and each wait before the next
     /// attempt (with the reason), for a "Reconnecting…" indicator.
@@ -126,7 +126,7 @@ extension Session {
             defaultReconnectionDelay: options.reconnectionTime.seconds.flatMap { $0.isFinite ? $0 : nil } ?? 0)
     }
 
-    /// ``events(for:options:)`` for a `URLRequest` (its method and headers
+    /// ``events(for:options:)-(R,_)`` for a `URLRequest` (its method and headers
     /// as they are; `GET` by default).
     ///
     /// ```
@@ -146,9 +146,9 @@ extension Session {
     /// ``HTTPError/undecodableBody(_:body:)`` (the line as body); a line
     /// longer than ``EventStreamOptions/maximumLineLength`` with
     /// ``EventStreamError/lineTooLong(limit:)``. Failed attempts before the
-    /// response are retried as in ``events(for:options:)``; once values have
+    /// response are retried as in ``events(for:options:)-(R,_)``; once values have
     /// been delivered, a lost connection fails the stream (NDJSON cannot
-    /// resume). Values arrive where ``events(for:options:)``'s events do.
+    /// resume). Values arrive where ``events(for:options:)-(R,_)``'s events do.
     ///
     /// ```
     /// body:              {"n":1}\n{"n":2}\n{"n":3}|

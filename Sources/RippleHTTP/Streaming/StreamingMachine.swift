@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The decisions of one streamed subscription (``Session/events(for:options:)``,
+/// The decisions of one streamed subscription (``Session/events(for:options:)-(R,_)``,
 /// ``Session/jsonLines(for:options:)``): what a response head, a body chunk,
 /// the end of a connection or a timeout lead to. A value type with no lock,
 /// no threads and no clock (the time is passed in): ``StreamingRun`` owns

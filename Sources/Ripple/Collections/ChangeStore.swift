@@ -7,23 +7,16 @@ import Synchronization
 /// ## Ordering
 /// A mutation changes the value and computes its change inside one critical
 /// section. If nobody is delivering, the mutating thread becomes the *deliverer*:
-/// it delivers its change outside the lock, then the changes other threads queued
-/// meanwhile, within the bounds of its turn (``DeliveryTurn``). Otherwise the
-/// change is queued, with the subscribers of that moment, and the current
-/// deliverer sends it; past the turn's allowance the mutating thread waits for
-/// that (or delivers the queue itself once nobody does). So changes reach every
-/// subscriber one at a time and in mutation order, one mutation is never held
-/// for long by other threads' changes, and an observer that mutates the value
-/// (re-entrancy) has its change delivered after the current one reached
-/// everybody.
+/// it delivers its change outside the lock, then any change other threads queued
+/// meanwhile. Otherwise the change is queued, with the subscribers of that moment,
+/// and the current deliverer sends it. So changes reach every subscriber one at a
+/// time and in mutation order, no thread waits for another's observers, and an
+/// observer that mutates the value (re-entrancy) has its change delivered after
+/// the current one reached everybody.
 ///
 /// A subscriber's initial change is a snapshot taken in the same critical section
-/// that adds it to the subscribers, so it sees every later change and none that
-/// its snapshot already contains. The subscribing thread sends it at once, before
-/// `subscribe` returns, even while another thread delivers: the later changes
-/// are queued behind a *gate* (``Delivery/initialGate(_:sender:)``), which the deliverer
-/// passes only once that initial change has been delivered, so that they never
-/// reach the new subscriber before it, or at the same time.
+/// that adds it to the subscribers, and it goes through the same queue: it sees
+/// every later change and none that its snapshot already contains.
 ///
 /// ## User code
 /// Observers run outside the lock. The closures of `batchUpdate` and
@@ -38,10 +31,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     enum Delivery {
         case change(Change, Observers)
-        /// A subscriber whose initial change its subscribing thread is sending:
-        /// the changes queued after this one include it, so the deliverer waits
-        /// here until that initial change has been delivered.
-        case initialGate(ChangeSubscription<Change>, sender: UInt)
+        case initial(Change, ChangeSubscription<Change>)
         /// A subscription removed while somebody delivered: the deliverer may be
         /// sending to it without holding a reference (see
         /// ``mutate(_:runsUserCode:_:)``), so it is released after that delivery.
@@ -53,8 +43,9 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         @usableFromInline var value: Value
         @usableFromInline var observers = Bag<ChangeSubscription<Change>>()
         @usableFromInline var queue = RingBuffer<Delivery>()
-        /// Who delivers the queue, and for how long (``DeliveryTurn``).
-        @usableFromInline var turn = DeliveryTurn()
+        /// The thread that last became the deliverer (not cleared when it stops:
+        /// only used to spare it the back-pressure of ``throttle()``).
+        @usableFromInline var deliverer: UInt = 0
 
         @inlinable
         init(value: Value) {
@@ -65,11 +56,11 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     let state: LockedState<State>
 
-    /// 0 when nobody delivers and nothing is queued; otherwise the deliveries
-    /// queued and not yet taken, plus 1 while a thread delivers. Changed only
-    /// under the lock, except that a deliverer that queued nothing stops with one
-    /// compare-and-swap (1 → 0) instead of a second lock round trip: the
-    /// uncontended mutation takes the lock once.
+    /// 0 when nobody delivers; otherwise 1 (the deliverer) plus the deliveries
+    /// queued and not yet taken. Incremented only under the lock, together with
+    /// the queue, so under the lock `wip - 1 == queue.count` whenever `wip > 0`.
+    /// The deliverer stops with one compare-and-swap (1 → 0) instead of a second
+    /// lock round trip: the uncontended mutation takes the lock once.
     @usableFromInline
     let wip = Atomic<Int>(0)
 
@@ -131,7 +122,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     ) -> Result {
         checkNotInsideBatch(method)
         let thread = currentThreadID()
-        var arrival = DeliveryTurn.Arrival.leave
+        var queued = 0
         var delivery: Change?
         var recipients = Recipients.nobody
         let result = state.withLock { state -> Result in
@@ -141,10 +132,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             guard let change = consume madeChange else { return result }
             if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.change(change, state.observers.values))
-                arrival = arrive(thread, &state)
+                if state.deliverer != thread { queued = state.queue.count }
                 return result
             }
-            state.turn.begin(thread)
+            state.deliverer = thread
             delivery = consume change
             if state.observers.values.count == 1 {
                 if let only = state.observers.values[0] { recipients = .sole(Unmanaged.passUnretained(only)) }
@@ -174,41 +165,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 }
             }
             drain()
-        } else if !arrival.isLeave {
-            follow(arrival)
+        } else if queued > Self.highWaterMark {
+            throttle()
         }
         return result
-    }
-
-    /// Lock held: `thread` queued a delivery while the store was busy.
-    @inlinable
-    func arrive(_ thread: UInt, _ state: inout State) -> DeliveryTurn.Arrival {
-        let arrival = state.turn.arrive(thread, pending: state.queue.count, waiting: { DeliveryWaits.waiting(thread, for: $0, mayDefer: $1) })
-        if case .deliver = arrival {
-            // Nobody was delivering (the last deliverer left only waiting
-            // threads' deliveries): this thread delivers now.
-            wip.wrappingAdd(1, ordering: .relaxed)
-        }
-        return arrival
-    }
-
-    @usableFromInline
-    func checkTurn(ticket: UInt64, thread: UInt, intent: DeliveryTurn.Intent, paysDebt: Bool) -> DeliveryTurn.Check {
-        state.withLock { state in
-            let check = state.turn.check(ticket: ticket, thread: thread, intent: intent, paysDebt: paysDebt)
-            if check == .deliver { wip.wrappingAdd(1, ordering: .relaxed) }
-            return check
-        }
-    }
-
-    @usableFromInline
-    func rewaitTurn(ticket: UInt64) -> Bool {
-        state.withLock { $0.turn.rewait(ticket: ticket) }
-    }
-
-    @usableFromInline
-    func deliverTurn() {
-        drainQueue()
     }
 
     /// Who receives a change that its mutating thread delivers itself.
@@ -231,6 +191,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     }
 
     /// Delivers what was queued while this thread delivered, then stops delivering.
+    ///
+    /// The whole queue is taken at once: popping one delivery per lock
+    /// round trip, the deliverer fell behind two threads mutating in a loop and
+    /// the queue grew without bound (measured under ThreadSanitizer).
     @inlinable
     @inline(__always)
     func drain() {
@@ -240,54 +204,23 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     }
 
     /// The loop of ``drain()``, apart so that the common case (nothing queued)
-    /// stays small where it is inlined. Takes every delivery the turn owes at
-    /// once: popping one delivery per lock round trip, the deliverer fell behind
-    /// two threads mutating in a loop and the queue grew without bound (measured
-    /// under ThreadSanitizer). Ends the turn under the lock, so that threads
-    /// waiting for their deliveries are woken.
+    /// stays small where it is inlined.
     @inlinable
     @inline(never)
     func drainQueue() {
-        DeliveryWaits.enterTurn()
-        // The pace of this turn sets the next turns' allowance.
-        let start = ContinuousClock.now
-        while true {
-            var wakes = false
-            let taken = state.withLock { state -> RingBuffer<Delivery>? in
-                // While threads wait, a few at a time: they are woken as soon as
-                // their delivery is taken, and see the turn progress.
-                let limit = state.turn.waiters > 0 ? Self.batchWhileThreadsWait : .max
-                let count = state.turn.take(pending: state.queue.count, limit: limit)
-                wakes = state.turn.takeWake()
-                if count == 0 {
-                    state.turn.recordPace(duration: ContinuousClock.now - start)
-                    // The deliverer's unit; what is left belongs to waiting threads.
-                    wip.wrappingSubtract(1, ordering: .releasing)
-                    return nil
-                }
-                wip.wrappingSubtract(count, ordering: .relaxed)
-                if count == state.queue.count {
-                    let batch = state.queue
-                    state.queue = RingBuffer()
-                    return batch
-                }
-                var batch = RingBuffer<Delivery>()
-                for _ in 0..<count {
-                    batch.append(state.queue.popFirst()!)
-                }
+        while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            var batch = state.withLock { state -> RingBuffer<Delivery> in
+                let batch = state.queue
+                state.queue = RingBuffer()
+                wip.wrappingSubtract(batch.count, ordering: .relaxed)
                 return batch
-            }
-            if wakes { DeliveryWaits.wake() }
-            guard var batch = taken else {
-                DeliveryWaits.leaveTurn()
-                return
             }
             while let next = batch.popFirst() {
                 switch next {
                 case .change(let change, let observers):
                     Self.send(change, to: observers)
-                case .initialGate(let subscription, let sender):
-                    subscription.waitForInitialChange(from: sender)
+                case .initial(let change, let subscription):
+                    subscription.send(change)
                 case .retire:
                     break  // released here, outside the lock
                 }
@@ -295,10 +228,23 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         }
     }
 
-    /// How many deliveries ``drainQueue()`` takes at once while threads wait for
-    /// theirs.
+    /// Deliveries queued beyond which mutating threads are slowed down.
     @usableFromInline
-    static var batchWhileThreadsWait: Int { 16 }
+    static var highWaterMark: Int { 1024 }
+
+    /// Soft back-pressure, as in the subjects (``ThrottleWaits``): a thread that
+    /// queued a change far behind the deliverer yields the CPU until the queue
+    /// has drained to half the high-water mark, for at most about 10 ms per call,
+    /// and never while the deliverer waits for it (two arrays whose observers
+    /// mutate each other from two threads).
+    @usableFromInline
+    func throttle() {
+        ThrottleWaits.yield {
+            state.withLock { state in
+                state.queue.count > Self.highWaterMark / 2 ? (state.queue.count, state.deliverer) : nil
+            }
+        }
+    }
 
     /// Adds `observer`: it receives the current value as an initial change, then
     /// every change.
@@ -314,56 +260,22 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         subscribe(ChangeSubscription(observer: nil, handlers: handlers, store: self))
     }
 
-    /// How a subscribing thread delivers its subscriber's initial change.
-    @usableFromInline
-    enum InitialDelivery {
-        /// Nobody delivers: this thread does, then delivers the queue.
-        case deliverer
-        /// This thread delivers (an observer subscribing): the changes
-        /// queued after the subscription reach it later, from this same thread.
-        case reentrant
-        /// Another thread delivers: it waits at the subscriber's gate.
-        case gated
-        /// This thread's turn has begun (the last deliverer left only waiting
-        /// threads' deliveries): it delivers the queue after the initial change.
-        case gatedDeliverer
-    }
-
     @usableFromInline
     func subscribe(_ subscription: ChangeSubscription<Change>) -> SubscriptionBase {
         checkNotInsideBatch("changes")
-        let thread = currentThreadID()
-        let (initial, delivery) = state.withLock { state -> (Change, InitialDelivery) in
+        let initial = state.withLock { state -> Change? in
             subscription.key = state.observers.insert(subscription)
             let initial = makeInitial(state.value)
-            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-                state.turn.begin(thread)
-                return (initial, .deliverer)
+            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+                state.queue.append(.initial(initial, subscription))
+                return nil
             }
-            if state.turn.isDelivering && state.turn.deliverer == thread {
-                wip.wrappingSubtract(1, ordering: .relaxed)
-                return (initial, .reentrant)
-            }
-            subscription.isSendingInitialChange.store(true, ordering: .relaxed)
-            state.queue.append(.initialGate(subscription, sender: thread))
-            let arrival = state.turn.arriveOwed(thread, pending: state.queue.count)
-            if arrival == .deliver {
-                wip.wrappingAdd(1, ordering: .relaxed)
-                return (initial, .gatedDeliverer)
-            }
-            return (initial, .gated)
+            state.deliverer = currentThreadID()
+            return initial
         }
-        subscription.send(initial)
-        switch delivery {
-        case .deliverer:
+        if let initial {
+            subscription.send(initial)
             drain()
-        case .reentrant:
-            break
-        case .gated:
-            subscription.initialChangeSent()
-        case .gatedDeliverer:
-            subscription.isSendingInitialChange.store(false, ordering: .relaxed)
-            drainQueue()
         }
         return subscription
     }
@@ -379,17 +291,13 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             // iterates the bag in place, only snapshots of it.
             if state.observers.count <= 1 { state.observers.compact() }
             // A deliverer may be sending to `removed` without a reference of its
-            // own: it releases it after the delivery (the turn owes it). The
-            // increment comes first so that the deliverer cannot stop (`wip`
-            // 1 -> 0) without seeing it.
-            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 && state.turn.isDelivering {
+            // own: it releases it after the delivery. The increment comes first so
+            // that the deliverer cannot stop (`wip` 1 -> 0) without seeing it.
+            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.retire(removed))
-                _ = state.turn.arriveOwed(currentThreadID(), pending: state.queue.count)
                 return nil
             }
-            // Nobody delivers (at most, waiting threads' changes are queued, with
-            // references of their own), and only a deliverer decrements `wip`
-            // outside the lock.
+            // Nobody delivers, and only a deliverer decrements `wip` outside the lock.
             wip.wrappingSubtract(1, ordering: .relaxed)
             return removed
         }
@@ -435,11 +343,6 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     @usableFromInline
     var key: BagKey?
 
-    /// `true` while the subscribing thread sends the initial change and another
-    /// thread delivers the store's changes (see ``ChangeStore``'s gate).
-    @usableFromInline
-    let isSendingInitialChange = Atomic<Bool>(false)
-
     @inlinable
     init<Value>(observer: AnyObserver<Change>?, handlers: SubscribeHandlers<Change>?, store: ChangeStore<Value, Change>) {
         self.observer = observer
@@ -483,24 +386,6 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
         }
     }
 
-    /// The subscribing thread has sent the initial change: the deliverer may pass
-    /// the gate.
-    @usableFromInline
-    func initialChangeSent() {
-        isSendingInitialChange.store(false, ordering: .releasing)
-        DeliveryWaits.wake()
-    }
-
-    /// The deliverer at this subscriber's gate: waits until `sender`, the
-    /// subscribing thread, has sent the initial change.
-    @usableFromInline
-    func waitForInitialChange(from sender: UInt) {
-        guard isSendingInitialChange.load(ordering: .acquiring) else { return }
-        DeliveryWaits.wait(for: sender) {
-            !isSendingInitialChange.load(ordering: .acquiring)
-        }
-    }
-
     /// Runs once, on the disposing thread: the only access to `removeFromStore`
     /// after `init`.
     @usableFromInline
@@ -522,5 +407,3 @@ func rethrowing<Value>(_ result: Result<Value, any Error>, rescue: (any Error) t
     case .failure(let error): return try rescue(error)
     }
 }
-
-extension ChangeStore: TurnDelivering {}

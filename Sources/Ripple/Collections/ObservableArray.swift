@@ -84,10 +84,6 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// contents (``ArrayChange/isInitial``, no edits); then one change per
     /// mutation. Never fails or completes.
     ///
-    /// "At once" means before `subscribe` returns, on the subscribing thread, even
-    /// while another thread is delivering changes (it waits for the initial change
-    /// before it sends this subscriber a later one).
-    ///
     /// ```
     /// ObservableArray([a]), then append(b), remove(at: 0)
     /// changes:  initial[a]--insert(1)[a,b]--delete(0)[b]--

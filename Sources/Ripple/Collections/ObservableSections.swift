@@ -77,10 +77,6 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
 
     /// The changes of the list: at once, an initial change with the current
     /// sections; then one change per mutation. Never fails or completes.
-    ///
-    /// "At once" means before `subscribe` returns, on the subscribing thread, even
-    /// while another thread is delivering changes (it waits for the initial change
-    /// before it sends this subscriber a later one).
     public var changes: Observable<SectionedChange<Section, Item>> {
         HandlersProducer(subscribeHandlers: { [store] _, handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
             // Reached only for other subscribers than `subscribe(onNext:...)`.

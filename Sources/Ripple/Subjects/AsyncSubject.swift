@@ -27,7 +27,7 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
     /// Sends `event`: a `.next` replaces the last element; `.completed` emits it.
     @inlinable
     public func on(_ event: Event<Element>) {
-        emit(event)
+        emit(event, tracked: false)
     }
 
     @usableFromInline

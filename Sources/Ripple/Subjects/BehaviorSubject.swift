@@ -53,7 +53,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     public func on(_ event: Event<Element>) {
         // `.next` is handled inline, specialised for the caller's element type.
         guard case .next(let element) = event else {
-            emit(event)
+            emit(event, tracked: true)
             return
         }
         guard tryAcquire() else {

@@ -25,7 +25,7 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
     /// Broadcasts `event` to the current observers.
     @inlinable
     public func on(_ event: Event<Element>) {
-        guard tryAcquire() else {
+        guard tryAcquireUntracked() else {
             enqueue(.event(event))
             return
         }

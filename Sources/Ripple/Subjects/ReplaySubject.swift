@@ -49,7 +49,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     public func on(_ event: Event<Element>) {
         // `.next` is handled inline, specialised for the caller's element type.
         guard case .next(let element) = event else {
-            emit(event)
+            emit(event, tracked: true)
             return
         }
         guard tryAcquire() else {

@@ -106,21 +106,16 @@ enum SubjectOperation<Element> {
 /// unsubscription, `dispose()`) is an *operation*, and operations run one at a
 /// time. A thread that finds the subject idle runs its operation inline (one
 /// compare-and-swap to enter, one to leave: the common, uncontended path). A
-/// thread that finds it busy queues the operation; the thread that owns the
-/// subject runs it, within the bounds of its turn (`DeliveryTurn`): past the
-/// turn's allowance of other threads' calls, a caller waits until its operation
-/// has run, or until nobody delivers and it runs the queue itself. So:
+/// thread that finds it busy never waits: it queues the operation and returns,
+/// and the thread that owns the subject runs it before leaving. So:
 ///
 /// * events reach each observer one at a time, in order, even when several threads
 ///   feed the subject;
 /// * an observer that sends an event to the subject it listens to (re-entrancy)
 ///   does not recurse: the new event is delivered to every observer after the
 ///   current one has reached them all;
-/// * one call is never held for long by other threads' events: it delivers at
-///   most what was queued before it, plus one turn's allowance;
-/// * two subjects feeding each other from two threads cannot deadlock: a thread
-///   that is delivering never waits, and no wait closes a cycle
-///   (`DeliveryWaits`).
+/// * no thread ever blocks on a subject, so two subjects feeding each other from
+///   two threads cannot deadlock.
 ///
 /// An observer that subscribes to, or disposes its subscription of, the subject it
 /// is being called by is served inline, as in RxSwift: a new subscriber to a
@@ -133,10 +128,8 @@ enum SubjectOperation<Element> {
 /// You do not use this class directly: it is the common superclass of
 /// ``PublishSubject``, ``BehaviorSubject``, ``ReplaySubject`` and ``AsyncSubject``.
 public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked Sendable {
-    /// Work-in-progress count: 0 when idle; otherwise the operations queued,
-    /// plus 1 while a thread owns the subject. Changed only under ``pending``'s
-    /// lock, except by an owner's inline operation (0 → 1 → 0), so the owner
-    /// leaves with one compare-and-swap when nothing was queued meanwhile.
+    /// Work-in-progress count: 0 when idle; otherwise 1 + the operations queued
+    /// but not yet taken into account by the owner.
     @usableFromInline
     final let wip = Atomic<Int>(0)
 
@@ -144,20 +137,9 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     let owner = Atomic<UInt>(0)
 
-    /// Operations queued by callers that found the subject busy, and the turn
-    /// that delivers them.
+    /// Operations queued by callers that found the subject busy.
     @usableFromInline
-    let pending = LockedState(Pending())
-
-    /// What ``pending`` guards.
-    @usableFromInline
-    struct Pending {
-        @usableFromInline var queue = RingBuffer<SubjectOperation<Element>>()
-        @usableFromInline var turn = DeliveryTurn()
-
-        @inlinable
-        init() {}
-    }
+    let pending = LockedState(RingBuffer<SubjectOperation<Element>>())
 
     /// Owner-only: the observers (each a `SubjectSubscription<Element>`), in
     /// subscription order.
@@ -278,6 +260,18 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         return false
     }
 
+    /// Tries to become the owner without waiting, without recording the owning
+    /// thread. For subjects whose subscriptions need no synchronous replay
+    /// (`PublishSubject`, `AsyncSubject`): a re-entrant subscribe or dispose is then
+    /// simply queued behind the current delivery, which gives the same result (a new
+    /// subscriber does not receive the event being delivered; a disposed one is
+    /// skipped at once because delivery checks its flag).
+    @inlinable
+    @inline(__always)
+    final func tryAcquireUntracked() -> Bool {
+        wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
     /// Gives up ownership after an inline operation, first running whatever other
     /// callers queued meanwhile.
     @inlinable
@@ -285,15 +279,16 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     final func release() {
         owner.store(0, ordering: .relaxed)
         if !wip.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
-            drain()
+            drain(missed: 1)
         }
     }
 
     /// Handles an event sent to the subject: inline if the subject is idle, queued
-    /// otherwise.
+    /// otherwise. `tracked` records the owning thread (needed by subjects that
+    /// replay to new subscribers synchronously, see ``tryAcquireUntracked()``).
     @inlinable
-    final func emit(_ event: Event<Element>) {
-        guard tryAcquire() else {
+    final func emit(_ event: Event<Element>, tracked: Bool) {
+        guard tracked ? tryAcquire() : tryAcquireUntracked() else {
             enqueue(.event(event))
             return
         }
@@ -310,17 +305,12 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
             release()
             return
         }
-        switch operation {
-        case .event, .dispose:
+        if case .event = operation {
             // Re-entrant events are queued too: they must not overtake the event
-            // being delivered. So is a re-entrant dispose(): as in RxSwift, the
-            // event being delivered still reaches the remaining observers.
-            break
-        case .add, .remove:
-            if owner.load(ordering: .relaxed) == currentThreadID() {
-                perform(operation)
-                return
-            }
+            // being delivered.
+        } else if owner.load(ordering: .relaxed) == currentThreadID() {
+            perform(operation)
+            return
         }
         enqueue(operation)
     }
@@ -368,94 +358,63 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         }
     }
 
-    /// Queues `operation` for the thread that owns the subject, or runs the queue
-    /// (this thread's turn, see ``DeliveryTurn``): at once if nobody owns the
-    /// subject, after waiting if the owner's turn has taken on its allowance.
-    /// Removals and `dispose()` never wait: they call no observer.
+    /// Queues `operation`; becomes the owner and drains if the subject went idle.
     @usableFromInline
     final func enqueue(_ operation: SubjectOperation<Element>) {
+        let queued = pending.withLock { queue -> Int in
+            queue.append(operation)
+            return queue.count
+        }
+        if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            owner.store(currentThreadID(), ordering: .relaxed)
+            drain(missed: 1)
+        } else if queued > SubjectBase.highWaterMark {
+            throttle()
+        }
+    }
+
+    /// Operations queued beyond which producers on other threads are slowed down.
+    @usableFromInline
+    static var highWaterMark: Int { 1024 }
+
+    /// Soft back-pressure: a producer that finds the owner far behind yields the CPU
+    /// until the queue has drained to half the high-water mark, for at most about
+    /// 10 ms per call, so that a few threads emitting in a tight loop do not grow
+    /// the queue without limit.
+    ///
+    /// Waiting must never close a cycle: when two subjects feed each other from
+    /// two threads, each thread owns one subject and sends to the other, and each
+    /// would wait for the other until the time limit, for every event (about a
+    /// hundred events a second). So a producer records whom it waits for in
+    /// ``ThrottleWaits`` and does not wait for a thread that waits for it,
+    /// directly or through others. When the owner is not known (a subject
+    /// delivering an event inline does not record its owner, see
+    /// ``tryAcquireUntracked()``), the producer waits only while the queue keeps
+    /// shrinking. No thread ever waits for a thread that is waiting for it, so
+    /// none can wait long; the 10 ms bound remains for an owner blocked elsewhere.
+    @usableFromInline
+    final func throttle() {
+        if owner.load(ordering: .relaxed) == currentThreadID() { return }
+        ThrottleWaits.yield {
+            let count = pending.withLock { $0.count }
+            if count <= SubjectBase.highWaterMark / 2 || wip.load(ordering: .acquiring) == 0 { return nil }
+            return (count, owner.load(ordering: .relaxed))
+        }
+    }
+
+    @usableFromInline
+    final func drain(missed initial: Int) {
+        var missed = initial
         let me = currentThreadID()
-        let mayWait: Bool
-        switch operation {
-        case .event, .add: mayWait = true
-        case .remove, .dispose: mayWait = false
-        }
-        let arrival = pending.withLock { pending -> DeliveryTurn.Arrival in
-            pending.queue.append(operation)
-            let others = wip.add(1, ordering: .acquiringAndReleasing).oldValue
-            // `others` counts the owner (1) and the operations queued before this
-            // one: equal to their number, the subject is owned by a thread
-            // running an operation inline, without a turn yet.
-            if !pending.turn.isDelivering && others == pending.queue.count {
-                pending.turn.adopt(owner: owner.load(ordering: .relaxed), pending: pending.queue.count)
-            }
-            let arrival = mayWait
-                ? pending.turn.arrive(me, pending: pending.queue.count, waiting: { DeliveryWaits.waiting(me, for: $0, mayDefer: $1) })
-                : pending.turn.arriveOwed(me, pending: pending.queue.count)
-            if arrival == .deliver {
-                // This thread owns the subject now (it was idle, or its last
-                // deliverer ended its turn leaving waiting threads' operations).
-                wip.add(1, ordering: .relaxed)
-            }
-            return arrival
-        }
-        follow(arrival)
-    }
-
-    @usableFromInline
-    final func checkTurn(ticket: UInt64, thread: UInt, intent: DeliveryTurn.Intent, paysDebt: Bool) -> DeliveryTurn.Check {
-        pending.withLock { pending in
-            let check = pending.turn.check(ticket: ticket, thread: thread, intent: intent, paysDebt: paysDebt)
-            if check == .deliver { wip.add(1, ordering: .relaxed) }
-            return check
-        }
-    }
-
-    @usableFromInline
-    final func rewaitTurn(ticket: UInt64) -> Bool {
-        pending.withLock { $0.turn.rewait(ticket: ticket) }
-    }
-
-    @usableFromInline
-    final func deliverTurn() {
-        drain()
-    }
-
-    /// Runs queued operations until the turn has run every one it owes (see
-    /// ``DeliveryTurn``), then gives up ownership, waking the threads that wait
-    /// for their operations. Called by the owner: after an inline operation when
-    /// others queued some meanwhile, or when its turn begins.
-    @usableFromInline
-    final func drain() {
-        let me = currentThreadID()
-        owner.store(me, ordering: .relaxed)
-        DeliveryWaits.enterTurn()
-        // The pace of this turn sets the next turns' allowance.
-        let start = ContinuousClock.now
         while true {
-            var wakes = false
-            let operation = pending.withLock { pending -> SubjectOperation<Element>? in
-                // A turn adopted on behalf of an inline operation learns its thread here.
-                pending.turn.deliverer = me
-                let taken = pending.turn.take(pending: pending.queue.count)
-                wakes = pending.turn.takeWake()
-                if taken == 1 {
-                    wip.subtract(1, ordering: .relaxed)
-                    return pending.queue.popFirst()
-                }
-                pending.turn.recordPace(duration: ContinuousClock.now - start)
-                owner.store(0, ordering: .relaxed)
-                // The owner's unit; what is left (if anything) belongs to waiting
-                // threads, one of which takes over.
-                wip.subtract(1, ordering: .releasing)
-                return nil
+            owner.store(me, ordering: .relaxed)
+            while let operation = pending.withLock({ $0.popFirst() }) {
+                perform(operation)
             }
-            if wakes { DeliveryWaits.wake() }
-            guard let operation else {
-                DeliveryWaits.leaveTurn()
-                return
-            }
-            perform(operation)
+            owner.store(0, ordering: .relaxed)
+            let remaining = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
+            if remaining == 0 { return }
+            missed = remaining
         }
     }
 
@@ -638,4 +597,81 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     }
 }
 
-extension SubjectBase: TurnDelivering {}
+/// Soft back-pressure for the queues that let no thread block (the subjects',
+/// ``ChangeStore``'s), and its wait-for graph: which producer thread waits for
+/// which owner thread. Only touched on the back-pressure path (a queue past its
+/// high-water mark), so one global lock is enough. A pthread mutex
+/// (``LockedState``), not `Synchronization.Mutex`: ThreadSanitizer does not see
+/// the futex the latter waits on, and reports the accesses it orders as races.
+enum ThrottleWaits {
+    private static let edges = LockedState<[UInt: UInt]>([:])
+
+    /// Yields the CPU while `poll` returns how many operations are queued and
+    /// which thread drains them (0 when not known), and stops when it returns
+    /// `nil`, or after about 10 ms.
+    ///
+    /// Waiting must never close a cycle: when two queues feed each other from two
+    /// threads, each thread drains one and sends to the other, and each would
+    /// wait for the other until the time limit, for every event (about a hundred
+    /// events a second). So the caller does not wait for a thread that waits for
+    /// it, directly or through others (``startWaiting(_:for:)``). When the owner
+    /// is not known, it waits only while the queue keeps shrinking. No thread
+    /// waits long for a thread waiting for it; the 10 ms bound remains for an
+    /// owner blocked elsewhere.
+    static func yield(whileBehind poll: () -> (queued: Int, owner: UInt)?) {
+        let me = currentThreadID()
+        let start = ContinuousClock.now
+        var lastProgress = start
+        var lastCount = Int.max
+        var waitingFor: UInt = 0
+        defer {
+            if waitingFor != 0 { stopWaiting(me) }
+        }
+        while let (count, current) = poll() {
+            let now = ContinuousClock.now
+            if now - start > .milliseconds(10) { return }
+            if count < lastCount {
+                lastCount = count
+                lastProgress = now
+            }
+            if current != waitingFor {
+                if waitingFor != 0 {
+                    stopWaiting(me)
+                    waitingFor = 0
+                }
+                if current != 0 && current != me {
+                    // The owner waits for this thread, directly or through others.
+                    guard startWaiting(me, for: current) else { return }
+                    waitingFor = current
+                }
+            }
+            if current == 0 && now - lastProgress > .microseconds(100) { return }
+            sched_yield()
+        }
+    }
+
+    /// Records that `waiter` waits for `owner`, unless `owner` waits for `waiter`
+    /// (directly or through other threads): then records nothing and returns
+    /// `false`. Checking and recording under one lock means that of two threads
+    /// about to wait for each other, the second always sees the first.
+    static func startWaiting(_ waiter: UInt, for owner: UInt) -> Bool {
+        edges.withLock { edges in
+            var thread = owner
+            // Each thread waits for at most one other, so a walk longer than the
+            // number of waiters is itself a cycle (not involving `waiter`).
+            for _ in 0...edges.count {
+                if thread == waiter { return false }
+                guard let next = edges[thread] else {
+                    edges[waiter] = owner
+                    return true
+                }
+                thread = next
+            }
+            return false
+        }
+    }
+
+    static func stopWaiting(_ waiter: UInt) {
+        _ = edges.withLock { $0.removeValue(forKey: waiter) }
+    }
+}

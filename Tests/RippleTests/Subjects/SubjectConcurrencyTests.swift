@@ -177,37 +177,6 @@ final class SubjectConcurrencyTests: RippleTestCase {
         XCTAssertLessThan(elapsed, .seconds(60), "back-pressure stalled the two subjects")
     }
 
-    /// Four threads send to a subject (or relay) whose observer takes 20 µs per
-    /// event. The thread that finds nobody delivering delivers only what its turn
-    /// owes (`DeliveryTurn`); the others wait for their events past the turn's
-    /// allowance. Before, one `onNext` delivered everything the others sent for
-    /// the whole run. Every event still arrives, one at a time.
-    func testOneCallIsNotHeldWhileOtherThreadsKeepSending() {
-        let publish = PublishSubject<Int>()
-        let behavior = BehaviorSubject(value: 0)
-        let publishRelay = PublishRelay<Int>()
-        let behaviorRelay = BehaviorRelay(value: 0)
-        let cases: [(name: String, observable: Observable<Int>, skipped: Int, send: @Sendable (Int) -> Void)] = [
-            ("PublishSubject", publish.asObservable(), 0, { publish.onNext($0) }),
-            ("BehaviorSubject", behavior.asObservable(), 1, { behavior.onNext($0) }),
-            ("PublishRelay", publishRelay.asObservable(), 0, { publishRelay.accept($0) }),
-            ("BehaviorRelay", behaviorRelay.asObservable(), 1, { behaviorRelay.accept($0) }),
-        ]
-        let run = Duration.milliseconds(1_500)
-        for (name, observable, skipped, send) in cases {
-            let detector = OverlapDetector()
-            let subscription = observable.skip(skipped).subscribe(onNext: { _ in
-                detector.enter()
-                spin(for: .microseconds(20))
-            })
-            let (longest, calls) = longestCall(for: run) { _, index in send(index) }
-            subscription.dispose()
-            XCTAssertLessThan(longest, run * 0.3, "\(name): one call was held \(longest) by the others' events")
-            XCTAssertEqual(detector.overlaps.load(ordering: .relaxed), 0, name)
-            XCTAssertEqual(detector.count.load(ordering: .relaxed), calls, name)
-        }
-    }
-
     func testBehaviorSubjectLateSubscriberNeverMissesOrRepeats() {
         let subject = BehaviorSubject(value: 0)
         let problems = Atomic<Int>(0)

@@ -66,38 +66,3 @@ func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
     }
     return true
 }
-
-/// Keeps the CPU busy for `duration` (an observer that takes time, without
-/// giving up its thread).
-func spin(for duration: Duration) {
-    let end = ContinuousClock.now + duration
-    while ContinuousClock.now < end {}
-}
-
-/// Runs `call` in a loop on `threads` threads for `duration` (each call gets its
-/// thread's index and a counter) and returns the longest single call (how long
-/// one caller was held by the work of the others) and the number of calls.
-func longestCall(
-    threads: Int = 4, for duration: Duration, _ call: @escaping @Sendable (_ thread: Int, _ index: Int) -> Void
-) -> (longest: Duration, calls: Int) {
-    let results = Recorder<(longest: Duration, calls: Int)>()
-    let stop = ContinuousClock.now + duration
-    let group = DispatchGroup()
-    for thread in 0..<threads {
-        group.enter()
-        Thread {
-            var index = 0
-            var longest = Duration.zero
-            while ContinuousClock.now < stop {
-                let start = ContinuousClock.now
-                call(thread, index)
-                longest = max(longest, ContinuousClock.now - start)
-                index += 1
-            }
-            results.append((longest, index))
-            group.leave()
-        }.start()
-    }
-    group.wait()
-    return (results.values.map(\.longest).max() ?? .zero, results.values.map(\.calls).reduce(0, +))
-}

@@ -66,3 +66,10 @@ func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
     }
     return true
 }
+
+/// Keeps the CPU busy for `duration` (an observer that takes time, without
+/// giving up its thread).
+func spin(for duration: Duration) {
+    let end = ContinuousClock.now + duration
+    while ContinuousClock.now < end {}
+}

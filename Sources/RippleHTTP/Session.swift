@@ -135,10 +135,16 @@ public final class Session: Sendable {
         delivered(validatedResponse(for: request))
     }
 
-    /// `outcome` on ``deliveryScheduler`` when there is one.
+    /// `outcome` as a `Single`, on ``deliveryScheduler`` when there is one.
     private func delivered<Value>(_ outcome: Observable<Value>) -> Single<Value> {
-        guard let deliveryScheduler else { return outcome.asSingle() }
-        return outcome.observe(on: deliveryScheduler).asSingle()
+        onDeliveryScheduler(outcome).asSingle()
+    }
+
+    /// `events` on ``deliveryScheduler`` when there is one (responses and
+    /// streamed responses alike).
+    func onDeliveryScheduler<Value>(_ events: Observable<Value>) -> Observable<Value> {
+        guard let deliveryScheduler else { return events }
+        return events.observe(on: deliveryScheduler)
     }
 
     private func validatedResponse<R: Request>(for request: R) -> Observable<HTTPResponse> {

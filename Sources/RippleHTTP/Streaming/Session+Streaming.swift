@@ -196,8 +196,7 @@ extension Session {
             run.start()
             return Disposables.create { run.dispose() }
         }
-        guard let deliveryScheduler else { return stream }
-        return stream.observe(on: deliveryScheduler)
+        return onDeliveryScheduler(stream)
     }
 }
 

@@ -65,8 +65,8 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     let wip = Atomic<Int>(0)
 
     /// The deliverer whose turn is ending (0: none), as in the subjects
-    /// (``SubjectBase/turnEnding``): it has delivered ``SubjectBase/turnLength``
-    /// changes for other threads and finishes what is queued, while mutating
+    /// (``SubjectBase/turnEnding``): its ``DeliveryTurn`` is over and it
+    /// finishes what is queued, while mutating
     /// threads wait before mutating (``waitForTurnEnd()``).
     @usableFromInline
     let turnEnding = Atomic<UInt>(0)
@@ -217,7 +217,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// stays small where it is inlined.
     ///
     /// The turn is bounded as in the subjects (``SubjectBase/drain(missed:)``):
-    /// after ``turnLength`` deliveries, threads that mutate the
+    /// after a ``DeliveryTurn`` (1 024 changes or about 2 ms), threads that mutate the
     /// store wait (``waitForTurnEnd()``) until this thread has delivered what is
     /// queued and stopped, instead of keeping it delivering for as long as they
     /// mutate.
@@ -225,7 +225,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @inline(never)
     func drainQueue() {
         let me = currentThreadID()
-        var delivered = 0
+        var turn = DeliveryTurn()
         var ending = false
         defer {
             // After the deliverer stopped (waiting threads stopped waiting when
@@ -239,12 +239,11 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 wip.wrappingSubtract(batch.count, ordering: .relaxed)
                 return batch
             }
-            delivered &+= batch.count
-            if !ending && delivered >= Self.turnLength {
-                ending = true
-                turnEnding.store(me, ordering: .releasing)
-            }
             while let next = batch.popFirst() {
+                if !ending && turn.count() {
+                    ending = true
+                    turnEnding.store(me, ordering: .releasing)
+                }
                 switch next {
                 case .change(let change, let observers):
                     Self.send(change, to: observers)
@@ -270,11 +269,6 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             }
         }
     }
-
-    /// How many changes a deliverer delivers for other threads before its turn
-    /// ends (the subjects' ``SubjectBase/turnLength``).
-    @usableFromInline
-    static var turnLength: Int { 1024 }
 
     /// Deliveries queued beyond which mutating threads are slowed down.
     @usableFromInline

@@ -311,7 +311,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         let (result, first) = try locked { shared -> (Result, Event<Output>?) in
             let result = try body(&shared.state, &shared.outbox)
             if shared.isDelivering {
-                if shared.endingTurn == 0 && shared.outbox.rest.count >= Self.turnLength {
+                if shared.endingTurn == 0 && shared.outbox.rest.count >= DeliveryTurn.length {
                     // Far behind: the turn ends now (the deliverer puts its
                     // thread in when it takes its next event).
                     shared.endingTurn = Self.unknownDeliverer
@@ -330,11 +330,6 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         }
         return result
     }
-
-    /// How many events a thread delivers for other threads, or finds queued,
-    /// before its turn ends (the subjects' ``SubjectBase/turnLength``).
-    @usableFromInline
-    static var turnLength: Int { 1024 }
 
     /// `endingTurn` of a turn ended by a thread that found the queue too long,
     /// until the deliverer replaces it with its own thread.
@@ -371,7 +366,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// metadata at run time on every event).
     ///
     /// The turn is bounded as in the subjects (``SubjectBase/drain(missed:)``):
-    /// after ``turnLength`` events, or once ``turnLength`` are queued, threads
+    /// after a ``DeliveryTurn`` (1 024 events or about 2 ms), or once 1 024 are queued, threads
     /// that queue more wait until this thread has delivered what is queued and
     /// stopped
     /// (``waitForTurnEnd(of:)``), so that it is not kept delivering for as long
@@ -379,7 +374,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     @inlinable
     final func deliver(startingWith first: Event<Output>) {
         var event = first
-        var delivered = 0
+        var turn = DeliveryTurn()
         while true {
             forward(event)
             if event.isStopEvent {
@@ -390,10 +385,10 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
                 }
                 return
             }
-            delivered &+= 1
+            let over = turn.count()
             let next = locked { shared -> Event<Output>? in
                 if let event = shared.outbox.popFirst() {
-                    if delivered == Self.turnLength || shared.endingTurn == Self.unknownDeliverer {
+                    if (over && shared.endingTurn == 0) || shared.endingTurn == Self.unknownDeliverer {
                         shared.endingTurn = currentThreadID()
                     }
                     return event

@@ -137,8 +137,8 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     let owner = Atomic<UInt>(0)
 
-    /// The owner whose turn is ending (0: none): it has run ``turnLength``
-    /// operations and finishes what is queued, while producers on other threads
+    /// The owner whose turn is ending (0: none): its ``DeliveryTurn`` is over
+    /// and it finishes what is queued, while producers on other threads
     /// wait before queuing more events (``waitForTurnEnd()``). Cleared by that
     /// owner after it left, so that it never clears a later owner's mark.
     @usableFromInline
@@ -412,11 +412,6 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         }
     }
 
-    /// How many operations an owner runs for other threads before its turn ends
-    /// (see ``drain(missed:)``).
-    @usableFromInline
-    static var turnLength: Int { 1024 }
-
     /// A producer on another thread found the owner's turn ending: it waits until
     /// the owner has finished what is queued and left (so that its event is
     /// delivered by the next owner, possibly itself), for at most about 10 ms,
@@ -436,25 +431,24 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     ///
     /// The owner's turn is bounded: a thread that became the owner (its own
     /// `onNext`, `subscribe` or `dispose` found work queued behind it) must not be
-    /// held for as long as other threads keep producing. After ``turnLength``
-    /// operations the turn *ends*: producers on other threads stop queuing
-    /// events and wait (``waitForTurnEnd()``), the owner finishes what is already
-    /// queued and leaves, and the next event is delivered by the next owner. So
-    /// one call runs at most ``turnLength`` operations plus what was queued when
-    /// its turn ended (about ``highWaterMark`` more, the back-pressure bound),
-    /// plus the events of producers whose 10 ms wait ran out.
+    /// held for as long as other threads keep producing. After 1 024 operations
+    /// or about 2 ms (``DeliveryTurn``) the turn *ends*: producers on other
+    /// threads stop queuing events and wait (``waitForTurnEnd()``), the owner
+    /// finishes what is already queued and leaves, and the next event is
+    /// delivered by the next owner. So one call runs at most a turn plus what
+    /// was queued when it ended (about ``highWaterMark`` more, the back-pressure
+    /// bound), plus the events of producers whose 10 ms wait ran out.
     @usableFromInline
     final func drain(missed initial: Int) {
         var missed = initial
-        var performed = 0
+        var turn = DeliveryTurn()
         var ending = false
         let me = currentThreadID()
         while true {
             owner.store(me, ordering: .relaxed)
             while let operation = pending.withLock({ $0.popFirst() }) {
                 perform(operation)
-                performed &+= 1
-                if !ending && performed >= SubjectBase.turnLength {
+                if !ending && turn.count() {
                     ending = true
                     turnEnding.store(me, ordering: .releasing)
                 }
@@ -648,6 +642,48 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         let subscription = SubjectSubscription(observer: observer, subject: self)
         submitAdd(subscription)
         return subscription
+    }
+}
+
+/// The length of a deliverer's turn: how much a thread that delivers for other
+/// threads (a subject's owner, an ``ObservableArray``'s deliverer, a
+/// `SerializingSink`'s) delivers before its turn ends, by count and by time
+/// (see docs/Architecture.md, "The deliverer's turn"). One per drain loop.
+@usableFromInline
+struct DeliveryTurn {
+    /// Operations delivered for others after which the turn ends.
+    @usableFromInline
+    static var length: Int { 1024 }
+
+    @usableFromInline
+    var delivered = 0
+
+    /// When the 16th operation was delivered (the clock is read every 16).
+    @usableFromInline
+    var started: ContinuousClock.Instant?
+
+    @inlinable
+    init() {}
+
+    /// Counts one delivered operation; `true` when the turn is over: after
+    /// ``length`` operations, or about 2 ms of delivering, whichever comes first.
+    @inlinable
+    @inline(__always)
+    mutating func count() -> Bool {
+        delivered &+= 1
+        if delivered >= Self.length { return true }
+        return delivered & 15 == 0 && timeIsUp()
+    }
+
+    @usableFromInline
+    @inline(never)
+    mutating func timeIsUp() -> Bool {
+        let now = ContinuousClock.now
+        guard let started else {
+            self.started = now
+            return false
+        }
+        return now - started > .milliseconds(2)
     }
 }
 

@@ -258,15 +258,21 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
 
     /// A thread about to mutate found the deliverer's turn ending: it waits
     /// until the deliverer has stopped, for at most about 10 ms and never for a
-    /// thread that waits for it (``ThrottleWaits``), then mutates as usual.
+    /// thread that waits for it (``ThrottleWaits``), then mutates as usual (and
+    /// clears the mark if the deliverer made no progress meanwhile).
     @usableFromInline
     @inline(never)
     func waitForTurnEnd(_ thread: UInt) {
-        ThrottleWaits.yield {
+        let ending = turnEnding.load(ordering: .acquiring)
+        let stalled = ThrottleWaits.yield {
             guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
             return state.withLock { state in
                 state.deliverer == thread ? nil : (state.queue.count, state.deliverer)
             }
+        }
+        if stalled && ending != 0 {
+            // A stalled deliverer (see ``SubjectBase/waitForTurnEnd()``).
+            _ = turnEnding.compareExchange(expected: ending, desired: 0, ordering: .releasing)
         }
     }
 

@@ -345,11 +345,18 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     @inline(never)
     final func waitForTurnEnd(of deliverer: UInt) {
         if deliverer == currentThreadID() { return }
-        ThrottleWaits.yield {
+        let stalled = ThrottleWaits.yield {
             locked { shared in
                 guard shared.isDelivering, shared.endingTurn != 0 else { return nil }
                 let deliverer = shared.endingTurn == Self.unknownDeliverer ? 0 : shared.endingTurn
                 return ((shared.outbox.head == nil ? 0 : 1) + shared.outbox.rest.count, deliverer)
+            }
+        }
+        if stalled {
+            // A stalled deliverer (see ``SubjectBase/waitForTurnEnd()``): nobody
+            // waits for the rest of its turn.
+            locked { shared in
+                if shared.endingTurn == deliverer { shared.endingTurn = 0 }
             }
         }
     }
@@ -366,7 +373,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// metadata at run time on every event).
     ///
     /// The turn is bounded as in the subjects (``SubjectBase/drain(missed:)``):
-    /// after a ``DeliveryTurn`` (1 024 events or about 2 ms), or once 1 024 are queued, threads
+    /// after ``DeliveryTurn/length`` events (counted only: this loop runs for
+    /// every event, where reading a clock would cost), or once as many are
+    /// queued, threads
     /// that queue more wait until this thread has delivered what is queued and
     /// stopped
     /// (``waitForTurnEnd(of:)``), so that it is not kept delivering for as long
@@ -374,7 +383,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     @inlinable
     final func deliver(startingWith first: Event<Output>) {
         var event = first
-        var turn = DeliveryTurn()
+        var delivered = 0
         while true {
             forward(event)
             if event.isStopEvent {
@@ -385,10 +394,10 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
                 }
                 return
             }
-            let over = turn.count()
+            delivered &+= 1
             let next = locked { shared -> Event<Output>? in
                 if let event = shared.outbox.popFirst() {
-                    if (over && shared.endingTurn == 0) || shared.endingTurn == Self.unknownDeliverer {
+                    if delivered == DeliveryTurn.length || shared.endingTurn == Self.unknownDeliverer {
                         shared.endingTurn = currentThreadID()
                     }
                     return event

@@ -416,14 +416,23 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// the owner has finished what is queued and left (so that its event is
     /// delivered by the next owner, possibly itself), for at most about 10 ms,
     /// and never for a thread that waits for it (``ThrottleWaits``). After the
-    /// wait it queues its event as usual, so nothing is lost or stranded.
+    /// wait it queues its event as usual, so nothing is lost or stranded. If the
+    /// owner made no progress meanwhile, the turn's mark is cleared: later
+    /// producers do not wait for an owner that is stalled.
     @inline(never)
     @usableFromInline
     final func waitForTurnEnd() {
         if owner.load(ordering: .relaxed) == currentThreadID() { return }
-        ThrottleWaits.yield {
+        let ending = turnEnding.load(ordering: .acquiring)
+        let stalled = ThrottleWaits.yield {
             guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
             return (pending.withLock { $0.count }, owner.load(ordering: .relaxed))
+        }
+        if stalled && ending != 0 {
+            // The owner made no progress while this thread waited (it may be
+            // blocked on a lock this thread holds): nobody waits for the rest of
+            // its turn, which would cost every later call the full wait.
+            _ = turnEnding.compareExchange(expected: ending, desired: 0, ordering: .releasing)
         }
     }
 
@@ -708,7 +717,11 @@ enum ThrottleWaits {
     /// is not known, it waits only while the queue keeps shrinking. No thread
     /// waits long for a thread waiting for it; the 10 ms bound remains for an
     /// owner blocked elsewhere.
-    static func yield(whileBehind poll: () -> (queued: Int, owner: UInt)?) {
+    /// Returns `true` if it stopped while `poll` still reported work queued
+    /// and the queue had not shrunk since the wait began: the owner is stalled
+    /// (blocked, maybe on something the caller holds).
+    @discardableResult
+    static func yield(whileBehind poll: () -> (queued: Int, owner: UInt)?) -> Bool {
         let me = currentThreadID()
         let start = ContinuousClock.now
         var lastProgress = start
@@ -717,9 +730,12 @@ enum ThrottleWaits {
         defer {
             if waitingFor != 0 { stopWaiting(me) }
         }
+        var firstCount = Int.max
         while let (count, current) = poll() {
+            if firstCount == Int.max { firstCount = count }
+            let stalled = count >= firstCount
             let now = ContinuousClock.now
-            if now - start > .milliseconds(10) { return }
+            if now - start > .milliseconds(10) { return stalled }
             if count < lastCount {
                 lastCount = count
                 lastProgress = now
@@ -731,13 +747,14 @@ enum ThrottleWaits {
                 }
                 if current != 0 && current != me {
                     // The owner waits for this thread, directly or through others.
-                    guard startWaiting(me, for: current) else { return }
+                    guard startWaiting(me, for: current) else { return false }
                     waitingFor = current
                 }
             }
-            if current == 0 && now - lastProgress > .microseconds(100) { return }
+            if current == 0 && now - lastProgress > .microseconds(100) { return stalled }
             sched_yield()
         }
+        return false
     }
 
     /// Records that `waiter` waits for `owner`, unless `owner` waits for `waiter`

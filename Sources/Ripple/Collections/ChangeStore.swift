@@ -70,6 +70,13 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     let wip = Atomic<Int>(0)
 
+    /// The deliverer whose turn is ending (0: none), as in the subjects
+    /// (``SubjectBase/turnEnding``): it has delivered ``SubjectBase/turnLength``
+    /// changes for other threads and finishes what is queued, while mutating
+    /// threads wait before mutating (``waitForTurnEnd()``).
+    @usableFromInline
+    let turnEnding = Atomic<UInt>(0)
+
     /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
     @usableFromInline
     let userCodeThread = Atomic<UInt>(0)
@@ -128,6 +135,9 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     ) -> Result {
         checkNotInsideBatch(method)
         let thread = currentThreadID()
+        if turnEnding.load(ordering: .relaxed) != 0 {
+            waitForTurnEnd(thread)
+        }
         var queued = 0
         var delivery: Change?
         var recipients = Recipients.nobody
@@ -262,15 +272,34 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
 
     /// The loop of ``drain()``, apart so that the common case (nothing queued)
     /// stays small where it is inlined.
+    ///
+    /// The turn is bounded as in the subjects (``SubjectBase/drain(missed:)``):
+    /// after ``turnLength`` deliveries, threads that mutate the
+    /// store wait (``waitForTurnEnd()``) until this thread has delivered what is
+    /// queued and stopped, instead of keeping it delivering for as long as they
+    /// mutate.
     @inlinable
     @inline(never)
     func drainQueue() {
+        let me = currentThreadID()
+        var delivered = 0
+        var ending = false
+        defer {
+            // After the deliverer stopped (waiting threads stopped waiting when
+            // `wip` reached 0); never clears a later deliverer's mark.
+            if ending { _ = turnEnding.compareExchange(expected: me, desired: 0, ordering: .releasing) }
+        }
         while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
             var batch = state.withLock { state -> RingBuffer<Delivery> in
                 let batch = state.queue
                 state.queue = RingBuffer()
                 wip.wrappingSubtract(batch.count, ordering: .relaxed)
                 return batch
+            }
+            delivered &+= batch.count
+            if !ending && delivered >= Self.turnLength {
+                ending = true
+                turnEnding.store(me, ordering: .releasing)
             }
             while let next = batch.popFirst() {
                 switch next {
@@ -282,6 +311,25 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             }
         }
     }
+
+    /// A thread about to mutate found the deliverer's turn ending: it waits
+    /// until the deliverer has stopped, for at most about 10 ms and never for a
+    /// thread that waits for it (``ThrottleWaits``), then mutates as usual.
+    @usableFromInline
+    @inline(never)
+    func waitForTurnEnd(_ thread: UInt) {
+        ThrottleWaits.yield {
+            guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
+            return state.withLock { state in
+                state.deliverer == thread ? nil : (state.queue.count, state.deliverer)
+            }
+        }
+    }
+
+    /// How many changes a deliverer delivers for other threads before its turn
+    /// ends (the subjects' ``SubjectBase/turnLength``).
+    @usableFromInline
+    static var turnLength: Int { 1024 }
 
     /// Deliveries queued beyond which mutating threads are slowed down.
     @usableFromInline

@@ -261,6 +261,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         @usableFromInline var state: State
         @usableFromInline var outbox = Outbox()
         @usableFromInline var isDelivering = false
+        /// The deliverer whose turn is ending (0: none): see
+        /// ``SerializingSink/deliver(startingWith:)``.
+        @usableFromInline var endingTurn: UInt = 0
 
         @inlinable
         init(state: State) {
@@ -299,19 +302,61 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// taken out under the same lock that ran `body`, so one event costs two lock
     /// round trips in all (this one, and the one that finds the outbox empty and
     /// ends the delivery), not three.
+    ///
+    /// A thread that queued its events behind another thread's delivery whose
+    /// turn is ending waits until that delivery is over (``waitForTurnEnd(of:)``).
     @inlinable
     final func update<Result>(_ body: (inout State, inout Outbox) throws -> Result) rethrows -> Result {
+        var endingTurn: UInt = 0
         let (result, first) = try locked { shared -> (Result, Event<Output>?) in
             let result = try body(&shared.state, &shared.outbox)
-            if shared.isDelivering { return (result, nil) }
+            if shared.isDelivering {
+                if shared.endingTurn == 0 && shared.outbox.rest.count >= Self.turnLength {
+                    // Far behind: the turn ends now (the deliverer puts its
+                    // thread in when it takes its next event).
+                    shared.endingTurn = Self.unknownDeliverer
+                }
+                endingTurn = shared.endingTurn
+                return (result, nil)
+            }
             guard let first = shared.outbox.popFirst() else { return (result, nil) }
             shared.isDelivering = true
             return (result, first)
         }
         if let first {
             deliver(startingWith: first)
+        } else if endingTurn != 0 {
+            waitForTurnEnd(of: endingTurn)
         }
         return result
+    }
+
+    /// How many events a thread delivers for other threads, or finds queued,
+    /// before its turn ends (the subjects' ``SubjectBase/turnLength``).
+    @usableFromInline
+    static var turnLength: Int { 1024 }
+
+    /// `endingTurn` of a turn ended by a thread that found the queue too long,
+    /// until the deliverer replaces it with its own thread.
+    @usableFromInline
+    static var unknownDeliverer: UInt { UInt.max }
+
+    /// Back-pressure on a thread that queued an event behind a delivery whose
+    /// turn is ending: it waits until the deliverer has delivered what is queued
+    /// and stopped, for at most about 10 ms and never for a thread that waits for
+    /// it (``ThrottleWaits``). The deliverer itself (an event sent back into this
+    /// sink from downstream) does not wait.
+    @usableFromInline
+    @inline(never)
+    final func waitForTurnEnd(of deliverer: UInt) {
+        if deliverer == currentThreadID() { return }
+        ThrottleWaits.yield {
+            locked { shared in
+                guard shared.isDelivering, shared.endingTurn != 0 else { return nil }
+                let deliverer = shared.endingTurn == Self.unknownDeliverer ? 0 : shared.endingTurn
+                return ((shared.outbox.head == nil ? 0 : 1) + shared.outbox.rest.count, deliverer)
+            }
+        }
     }
 
     /// Reads the state under the lock.
@@ -324,23 +369,37 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// empty. Only the thread that set `isDelivering` runs this. Inlinable so that
     /// it is specialised with the operator (generic code here would look up type
     /// metadata at run time on every event).
+    ///
+    /// The turn is bounded as in the subjects (``SubjectBase/drain(missed:)``):
+    /// after ``turnLength`` events, or once ``turnLength`` are queued, threads
+    /// that queue more wait until this thread has delivered what is queued and
+    /// stopped
+    /// (``waitForTurnEnd(of:)``), so that it is not kept delivering for as long
+    /// as they produce.
     @inlinable
     final func deliver(startingWith first: Event<Output>) {
         var event = first
+        var delivered = 0
         while true {
             forward(event)
             if event.isStopEvent {
                 locked {
                     $0.outbox.removeAll()
                     $0.isDelivering = false
+                    $0.endingTurn = 0
                 }
                 return
             }
+            delivered &+= 1
             let next = locked { shared -> Event<Output>? in
                 if let event = shared.outbox.popFirst() {
+                    if delivered == Self.turnLength || shared.endingTurn == Self.unknownDeliverer {
+                        shared.endingTurn = currentThreadID()
+                    }
                     return event
                 }
                 shared.isDelivering = false
+                shared.endingTurn = 0
                 return nil
             }
             guard let next else { return }

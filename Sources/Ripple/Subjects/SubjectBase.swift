@@ -137,6 +137,13 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     let owner = Atomic<UInt>(0)
 
+    /// The owner whose turn is ending (0: none): it has run ``turnLength``
+    /// operations and finishes what is queued, while producers on other threads
+    /// wait before queuing more events (``waitForTurnEnd()``). Cleared by that
+    /// owner after it left, so that it never clears a later owner's mark.
+    @usableFromInline
+    let turnEnding = Atomic<UInt>(0)
+
     /// Operations queued by callers that found the subject busy.
     @usableFromInline
     let pending = LockedState(RingBuffer<SubjectOperation<Element>>())
@@ -361,6 +368,9 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Queues `operation`; becomes the owner and drains if the subject went idle.
     @usableFromInline
     final func enqueue(_ operation: SubjectOperation<Element>) {
+        if case .event = operation, turnEnding.load(ordering: .relaxed) != 0 {
+            waitForTurnEnd()
+        }
         let queued = pending.withLock { queue -> Int in
             queue.append(operation)
             return queue.count
@@ -402,18 +412,62 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         }
     }
 
+    /// How many operations an owner runs for other threads before its turn ends
+    /// (see ``drain(missed:)``).
+    @usableFromInline
+    static var turnLength: Int { 1024 }
+
+    /// A producer on another thread found the owner's turn ending: it waits until
+    /// the owner has finished what is queued and left (so that its event is
+    /// delivered by the next owner, possibly itself), for at most about 10 ms,
+    /// and never for a thread that waits for it (``ThrottleWaits``). After the
+    /// wait it queues its event as usual, so nothing is lost or stranded.
+    @inline(never)
+    @usableFromInline
+    final func waitForTurnEnd() {
+        if owner.load(ordering: .relaxed) == currentThreadID() { return }
+        ThrottleWaits.yield {
+            guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
+            return (pending.withLock { $0.count }, owner.load(ordering: .relaxed))
+        }
+    }
+
+    /// Runs what other threads queued, until nothing is left.
+    ///
+    /// The owner's turn is bounded: a thread that became the owner (its own
+    /// `onNext`, `subscribe` or `dispose` found work queued behind it) must not be
+    /// held for as long as other threads keep producing. After ``turnLength``
+    /// operations the turn *ends*: producers on other threads stop queuing
+    /// events and wait (``waitForTurnEnd()``), the owner finishes what is already
+    /// queued and leaves, and the next event is delivered by the next owner. So
+    /// one call runs at most ``turnLength`` operations plus what was queued when
+    /// its turn ended (about ``highWaterMark`` more, the back-pressure bound),
+    /// plus the events of producers whose 10 ms wait ran out.
     @usableFromInline
     final func drain(missed initial: Int) {
         var missed = initial
+        var performed = 0
+        var ending = false
         let me = currentThreadID()
         while true {
             owner.store(me, ordering: .relaxed)
             while let operation = pending.withLock({ $0.popFirst() }) {
                 perform(operation)
+                performed &+= 1
+                if !ending && performed >= SubjectBase.turnLength {
+                    ending = true
+                    turnEnding.store(me, ordering: .releasing)
+                }
             }
             owner.store(0, ordering: .relaxed)
             let remaining = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
-            if remaining == 0 { return }
+            if remaining == 0 {
+                if ending {
+                    // Waiting producers stopped waiting when `wip` reached 0.
+                    _ = turnEnding.compareExchange(expected: me, desired: 0, ordering: .releasing)
+                }
+                return
+            }
             missed = remaining
         }
     }

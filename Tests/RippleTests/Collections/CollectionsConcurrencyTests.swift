@@ -417,6 +417,54 @@ final class CollectionsConcurrencyTests: RippleTestCase {
     /// threads: each thread delivers one array's changes while mutating the
     /// other. Back-pressure must not make either thread wait for the other (each
     /// would wait for a thread that waits for it, 10 ms per change).
+    /// The thread that delivers an array's changes does so for a bounded turn,
+    /// not for as long as another thread keeps mutating (issue 22.2): here the
+    /// main thread delivers its own change when a producer starts replacing the
+    /// element in a tight loop; without the bound, its assignment delivered the
+    /// producer's changes until the producer stopped (at its 5 s limit).
+    func testOneMutationIsNotHeldWhileAnotherThreadKeepsMutating() {
+        let array = ObservableArray([0])
+        let delivered = Atomic<Int>(0)
+        let sent = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+        let producerDone = DispatchSemaphore(value: 0)
+        let startProducer = {
+            DispatchQueue.global().async {
+                let limit = ContinuousClock.now + .seconds(5)
+                var value = 0
+                while !stop.load(ordering: .relaxed) {
+                    array[0] = value
+                    value += 1
+                    sent.store(value, ordering: .relaxed)
+                    if value % 64 == 0 && ContinuousClock.now > limit { break }
+                }
+                producerDone.signal()
+            }
+        }
+        let first = array.changes.subscribe(onNext: { change in
+            if change.elements == [-1] {
+                startProducer()
+                _ = waitUntil(timeout: 5) { sent.load(ordering: .relaxed) >= 100 }
+            }
+        })
+        let others = (0..<2).map { _ in
+            array.changes.subscribe(onNext: { _ in
+                spin(for: .microseconds(10))
+                delivered.add(1, ordering: .relaxed)
+            })
+        }
+        let start = ContinuousClock.now
+        array[0] = -1
+        let held = ContinuousClock.now - start
+        stop.store(true, ordering: .relaxed)
+        producerDone.wait()
+        first.dispose()
+        others.forEach { $0.dispose() }
+        XCTAssertGreaterThanOrEqual(sent.load(ordering: .relaxed), 100)
+        XCTAssertGreaterThan(delivered.load(ordering: .relaxed), 2 * 100)
+        XCTAssertLessThan(held, .seconds(2), "one mutation was held by the other thread's changes")
+    }
+
     func testTwoArraysFeedingEachOtherFromTwoThreadsKeepTheirThroughput() {
         final class Count: Sendable {
             let value = Atomic<Int>(0)

@@ -1,6 +1,7 @@
 import Dispatch
 import Ripple
 import RippleTest
+import Synchronization
 import XCTest
 
 /// The paths of the sink machinery added for speed: the serializing sink's
@@ -149,5 +150,58 @@ final class SinkTests: RippleTestCase {
             .single()
         let expected = (1...100).map { $0 * 2 }.filter { $0 % 3 != 0 }.reduce(0, +)
         XCTAssertEqual(result, expected)
+    }
+}
+
+/// Stress tests of `SerializingSink` (the operators that serialize several
+/// upstream threads: merge, combineLatest, zip, ...). The CI runs them under
+/// ThreadSanitizer.
+final class SerializingSinkConcurrencyTests: RippleTestCase {
+    /// The thread that delivers a merge's events does so for a bounded turn, not
+    /// for as long as another upstream thread keeps emitting (issue 22.2): here
+    /// the main thread delivers its own event through `merge` when a producer
+    /// starts emitting into the other source in a tight loop; without the bound,
+    /// its `onNext` delivered the producer's events until the producer stopped
+    /// (at its 5 s limit).
+    func testOneCallerIsNotHeldWhileAnotherUpstreamThreadKeepsEmitting() {
+        let mine = PublishSubject<Int>()
+        let theirs = PublishSubject<Int>()
+        let delivered = Atomic<Int>(0)
+        let sent = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+        let producerDone = DispatchSemaphore(value: 0)
+        let startProducer = {
+            DispatchQueue.global().async {
+                let limit = ContinuousClock.now + .seconds(5)
+                var value = 0
+                while !stop.load(ordering: .relaxed) {
+                    theirs.onNext(value)
+                    value += 1
+                    sent.store(value, ordering: .relaxed)
+                    if value % 64 == 0 && ContinuousClock.now > limit { break }
+                }
+                producerDone.signal()
+            }
+        }
+        let subscription = Observable.merge(mine, theirs).subscribe(onNext: { value in
+            if value == -1 {
+                startProducer()
+                _ = waitUntil(timeout: 5) { sent.load(ordering: .relaxed) >= 100 }
+            } else {
+                // Delivering costs more than queuing: an unbounded deliverer
+                // never catches up with the producer.
+                spin(for: .microseconds(20))
+                delivered.add(1, ordering: .relaxed)
+            }
+        })
+        let start = ContinuousClock.now
+        mine.onNext(-1)
+        let held = ContinuousClock.now - start
+        stop.store(true, ordering: .relaxed)
+        producerDone.wait()
+        subscription.dispose()
+        XCTAssertGreaterThanOrEqual(sent.load(ordering: .relaxed), 100)
+        XCTAssertGreaterThanOrEqual(delivered.load(ordering: .relaxed), 100)
+        XCTAssertLessThan(held, .seconds(2), "one onNext was held by the other thread's events")
     }
 }

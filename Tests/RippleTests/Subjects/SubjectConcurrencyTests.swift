@@ -205,6 +205,59 @@ final class SubjectConcurrencyTests: RippleTestCase {
         group.wait()
         XCTAssertEqual(problems.load(ordering: .relaxed), 0, "a subscriber saw a gap or a repeat")
     }
+
+    /// A thread that becomes the subject's owner delivers for a bounded turn, not
+    /// for as long as another thread keeps emitting (issue 22.2). Here the main
+    /// thread owns the subject (its event is being delivered) when a producer
+    /// starts emitting in a tight loop; without the bound, its `onNext` drained the
+    /// producer's events until the producer stopped (at its 5 s limit).
+    func testOneCallerIsNotHeldWhileAnotherThreadKeepsEmitting() {
+        let subject = PublishSubject<Int>()
+        let delivered = Atomic<Int>(0)
+        let sent = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+        let producerDone = DispatchSemaphore(value: 0)
+        let startProducer = {
+            DispatchQueue.global().async {
+                let limit = ContinuousClock.now + .seconds(5)
+                var value = 0
+                while !stop.load(ordering: .relaxed) {
+                    subject.onNext(value)
+                    value += 1
+                    sent.store(value, ordering: .relaxed)
+                    if value % 64 == 0 && ContinuousClock.now > limit { break }
+                }
+                producerDone.signal()
+            }
+        }
+        let first = subject.subscribe(onNext: { value in
+            // The main thread's own event: start the producer and let it queue
+            // events behind this one, so that the main thread has to deliver them.
+            if value == -1 {
+                startProducer()
+                _ = waitUntil(timeout: 5) { sent.load(ordering: .relaxed) >= 100 }
+            }
+        })
+        // Delivering an event costs more than queuing one (a subscriber doing a
+        // little work), so an owner without a bound never catches up with the
+        // producer.
+        let others = (0..<2).map { _ in
+            subject.subscribe(onNext: { _ in
+                spin(for: .microseconds(10))
+                delivered.add(1, ordering: .relaxed)
+            })
+        }
+        let start = ContinuousClock.now
+        subject.onNext(-1)
+        let held = ContinuousClock.now - start
+        stop.store(true, ordering: .relaxed)
+        producerDone.wait()
+        first.dispose()
+        others.forEach { $0.dispose() }
+        XCTAssertGreaterThanOrEqual(sent.load(ordering: .relaxed), 100)
+        XCTAssertGreaterThan(delivered.load(ordering: .relaxed), 2 * 100)
+        XCTAssertLessThan(held, .seconds(2), "one onNext was held by the other thread's events")
+    }
 }
 
 final class LockedDictionary: @unchecked Sendable {

@@ -76,7 +76,12 @@ extension ObservableType {{
     /// fails or `resultSelector` throws; every source is then disposed.
     ///
 {marble}
+    // Always inlined, like `map`: the site parameters would otherwise keep this
+    // entry point out of line, and `resultSelector` would then be called through
+    // a closure instead of being inlined into the `map`'s transform (about 20
+    // instructions per event in `combinelatest`, `ripple-compare --instructions`).
     @inlinable
+    @inline(__always)
     public static func combineLatest<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) throws -> Element,
@@ -145,7 +150,12 @@ extension ObservableType {{
     /// then disposed.
     ///
 {marble}
+    // Always inlined, like `map`: the site parameters would otherwise keep this
+    // entry point out of line, and `resultSelector` would then be called through
+    // a closure instead of being inlined into the `map`'s transform (about 20
+    // instructions per event in `combinelatest`, `ripple-compare --instructions`).
     @inlinable
+    @inline(__always)
     public static func zip<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) throws -> Element,

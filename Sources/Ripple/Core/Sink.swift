@@ -419,6 +419,6 @@ extension Observable {
     @inlinable
     @inline(__always)
     final func subscribeNested(sink observer: AnyObserver<Element>) -> SubscriptionBase? {
-        start(observer)
+        start(observer, recorded: SubscriptionRecorder.isRecording)
     }
 }

@@ -288,6 +288,32 @@ struct SubscribeHandlers<Element> {
         subscription.dispose()
     }
 
+    /// An observer of the upstream of a `filter` that calls the handlers itself.
+    ///
+    /// Not ``observer(filter:_:then:)`` with an identity transform: the same
+    /// closure formed in two operators' functions gets two identical forwarders,
+    /// which the optimizer merges behind two thunks, 8 more instructions per
+    /// event in `hot-chain` (`ripple-compare --instructions`: 231 with the
+    /// shared observer, 223 with this one).
+    @inlinable
+    func observer(filter predicate: @escaping (Element) throws -> Bool) -> AnyObserver<Element> {
+        AnyObserver { event in
+            switch event {
+            case .next(let element):
+                if subscription.isDisposed { return }
+                do {
+                    if try predicate(element) {
+                        next(element)
+                    }
+                } catch {
+                    finish(.error(error))
+                }
+            case .error, .completed:
+                finish(event)
+            }
+        }
+    }
+
     /// An observer of the upstream of a fused `filter(before).map(transform)
     /// .filter(after)` (see ``mapStep(_:_:_:_:)``) that calls the handlers itself:
     /// one closure call per element instead of two. An error thrown by a predicate

@@ -143,7 +143,7 @@ final class RecordedSubscription: SubscriptionBase, @unchecked Sendable {
 /// Records subscriptions while ``Hooks/recordsOperatorSites`` is on: the registry
 /// of live nodes and edges behind ``SubscriptionGraph``.
 ///
-/// Everything goes through ``run(_:_:)``, which ``Observable/start(_:)`` calls
+/// Everything goes through ``run(_:_:)``, which ``Observable/start(_:recorded:)`` calls
 /// for every subscription: it creates the node (or finds a shared one), the edge
 /// to the subscribing node, wraps the observer to count events, and marks the
 /// node as the thread's current one while the observable subscribes upstream (so

@@ -108,7 +108,8 @@ extension Observable {
         // observer, no sink (see ``HandlersProducer``).
         let subscribeHandlers: (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase? = { producer, handlers in
             let step = unsafeDowncast(producer, to: FilterProducer<Element>.self)
-            return step.source.subscribe(sink: handlers.observer(filter: step.predicate, { $0 }, then: nil))
+            // Only reached while subscriptions are not recorded (see `subscribe(onNext:...)`).
+            return step.source.subscribe(sink: handlers.observer(filter: step.predicate), recorded: false)
         }
         let fusion = OperatorFusion<Element>(
             appendingFilter: { producer, next, site in

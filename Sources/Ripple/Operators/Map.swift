@@ -83,7 +83,9 @@ extension Observable {
         // observer, no sink (see ``HandlersProducer``).
         let subscribeHandlers: (HandlersProducer<Result>, SubscribeHandlers<Result>) -> SubscriptionBase? = { producer, handlers in
             let step = unsafeDowncast(producer, to: MapProducer<Element, Result>.self)
-            return step.source.subscribe(sink: handlers.observer(filter: step.before, step.transform, then: step.after))
+            // Only reached while subscriptions are not recorded (see `subscribe(onNext:...)`).
+            return step.source.subscribe(
+                sink: handlers.observer(filter: step.before, step.transform, then: step.after), recorded: false)
         }
         let fusion = OperatorFusion<Result>(
             appendingFilter: { producer, next, site in

@@ -182,6 +182,24 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return mostActiveRequests
     }
 
+    /// Waits until no request is being answered, then starts counting
+    /// ``maximumConcurrentRequests`` afresh; `false` after `timeout`.
+    ///
+    /// A request the client cancelled may still be counted here for a moment
+    /// after the client closed its connection and gave its connection slot to
+    /// the next request (the server notices the close only when it writes), so
+    /// a test that cancels requests counts concurrency after them.
+    func resetMaximumConcurrentRequests(timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while activeRequests > 0 {
+            if !condition.wait(until: deadline) { return false }
+        }
+        mostActiveRequests = 0
+        return true
+    }
+
     /// Waits until `event` happened; `false` after `timeout`.
     func wait(for event: Event, timeout: TimeInterval = 5) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -263,6 +281,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             active = false
             condition.lock()
             activeRequests -= 1
+            condition.broadcast()
             condition.unlock()
         }
         defer { finished() }
@@ -299,17 +318,27 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             var offset = 0
             while offset < bytes.count {
                 let end = offset == 0 ? headLength : min(bytes.count, offset + 65_536)
-                guard offset == 0 || waitWatchingForClose(fd, seconds: response.chunkDelay), writeAll(fd, bytes.subdata(in: offset..<end)) else {
+                guard offset == 0 || waitWatchingForClose(fd, seconds: response.chunkDelay) else {
+                    record(.clientClosed(request.path))
+                    return
+                }
+                // No longer counted once the last piece is on its way: the client
+                // may take the next request as soon as it has read it, maybe
+                // before this thread runs again.
+                if end == bytes.count { finished() }
+                guard writeAll(fd, bytes.subdata(in: offset..<end)) else {
                     record(.clientClosed(request.path))
                     return
                 }
                 offset = end
             }
-        } else if !writeAll(fd, bytes) {
-            record(.clientClosed(request.path))
-            return
+        } else {
+            finished()  // likewise
+            guard writeAll(fd, bytes) else {
+                record(.clientClosed(request.path))
+                return
+            }
         }
-        finished()
         shutdown(fd, Int32(SHUT_WR))
         record(.answered(request.path))
         // Let the client read everything before the socket closes.

@@ -15,8 +15,15 @@ import Synchronization
 /// the current one reached everybody.
 ///
 /// A subscriber's initial change is a snapshot taken in the same critical section
-/// that adds it to the subscribers, and it goes through the same queue: it sees
-/// every later change and none that its snapshot already contains.
+/// that adds it to the subscribers, so it sees every later change and none that
+/// its snapshot already contains. The subscribing thread sends it before
+/// `subscribe` returns, even while another thread delivers. Until it has, the
+/// subscriber is *catching up*: a deliverer that reaches it parks the change in
+/// the subscriber's backlog (under the lock) instead of calling it, and the
+/// subscribing thread sends the backlog after the initial change, until it is
+/// empty. So the subscriber gets its changes in order and never two at once,
+/// and no deliverer ever waits for a subscribing thread (which may be blocked in
+/// its observer by a lock that the deliverer's caller holds).
 ///
 /// ## User code
 /// Observers run outside the lock. The closures of `batchUpdate` and
@@ -31,7 +38,6 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     enum Delivery {
         case change(Change, Observers)
-        case initial(Change, ChangeSubscription<Change>)
         /// A subscription removed while somebody delivered: the deliverer may be
         /// sending to it without holding a reference (see
         /// ``mutate(_:runsUserCode:_:)``), so it is released after that delivery.
@@ -159,6 +165,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             case .nobody:
                 break
             case .sole(let observer):
+                if observer._withUnsafeGuaranteedRef({ $0.isCatchingUp.load(ordering: .acquiring) })
+                    && park(change, for: observer.takeUnretainedValue()) {
+                    break
+                }
                 if observer._withUnsafeGuaranteedRef({ $0.observer == nil }) {
                     // `subscribe(onNext:...)`'s handlers take the change as it is.
                     observer._withUnsafeGuaranteedRef { $0.sendToHandlers(change) }
@@ -171,6 +181,9 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 // every subscriber: a reference to the change's storage fewer to count.
                 let event = Event.next(consume change)
                 for case let observer? in observers {
+                    if observer.isCatchingUp.load(ordering: .acquiring), case .next(let change) = event, park(change, for: observer) {
+                        continue
+                    }
                     observer.send(event)
                 }
             }
@@ -194,9 +207,53 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     }
 
     @inlinable
-    static func send(_ change: Change, to observers: Observers) {
+    func send(_ change: Change, to observers: Observers) {
         for case let observer? in observers {
+            if observer.isCatchingUp.load(ordering: .acquiring) && park(change, for: observer) {
+                continue
+            }
             observer.send(change)
+        }
+    }
+
+    /// A deliverer reached `subscription` while its subscribing thread is still
+    /// sending it the initial change (or the backlog after it): parks `change` in
+    /// the backlog, which that thread sends next. Returns `false` if the
+    /// subscriber caught up meanwhile: the deliverer sends the change itself.
+    @usableFromInline
+    @inline(never)
+    func park(_ change: Change, for subscription: ChangeSubscription<Change>) -> Bool {
+        state.withLock { _ in
+            // Read and written under the lock: the subscribing thread clears the
+            // flag only with an empty backlog, under the same lock.
+            guard subscription.isCatchingUp.load(ordering: .relaxed) else { return false }
+            subscription.backlog.append(change)
+            return true
+        }
+    }
+
+    /// The subscribing thread has sent the initial change: sends what deliverers
+    /// parked meanwhile, in order, until nothing is left, then lets deliverers
+    /// send to the subscriber again.
+    @usableFromInline
+    @inline(never)
+    func catchUp(_ subscription: ChangeSubscription<Change>) {
+        while true {
+            let backlog = state.withLock { _ -> [Change] in
+                let backlog = subscription.backlog
+                if backlog.isEmpty {
+                    // Releasing: the deliverer that next sees the flag clear
+                    // also sees every send of this thread.
+                    subscription.isCatchingUp.store(false, ordering: .releasing)
+                } else {
+                    subscription.backlog = []
+                }
+                return backlog
+            }
+            if backlog.isEmpty { return }
+            for change in backlog {
+                subscription.send(change)
+            }
         }
     }
 
@@ -246,9 +303,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 }
                 switch next {
                 case .change(let change, let observers):
-                    Self.send(change, to: observers)
-                case .initial(let change, let subscription):
-                    subscription.send(change)
+                    send(change, to: observers)
                 case .retire:
                     break  // released here, outside the lock
                 }
@@ -308,22 +363,30 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         subscribe(ChangeSubscription(observer: nil, handlers: handlers, store: self))
     }
 
+    /// The initial change is sent here, on the subscribing thread, before this
+    /// returns (see the type's documentation). If nobody delivers, this thread
+    /// becomes the deliverer, as a mutation does; otherwise the subscriber
+    /// catches up with what the deliverer parked meanwhile.
     @usableFromInline
     func subscribe(_ subscription: ChangeSubscription<Change>) -> SubscriptionBase {
         checkNotInsideBatch("changes")
-        let initial = state.withLock { state -> Change? in
+        let (initial, delivers) = state.withLock { state -> (Change, Bool) in
             subscription.key = state.observers.insert(subscription)
             let initial = makeInitial(state.value)
-            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
-                state.queue.append(.initial(initial, subscription))
-                return nil
+            if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+                state.deliverer = currentThreadID()
+                return (initial, true)
             }
-            state.deliverer = currentThreadID()
-            return initial
+            // Set in the critical section that adds the subscriber: every change
+            // that reaches it was made later, and finds it catching up.
+            subscription.isCatchingUp.store(true, ordering: .relaxed)
+            return (initial, false)
         }
-        if let initial {
-            subscription.send(initial)
+        subscription.send(initial)
+        if delivers {
             drain()
+        } else {
+            catchUp(subscription)
         }
         return subscription
     }
@@ -390,6 +453,16 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     /// The key in the store's bag; guarded by the store's lock.
     @usableFromInline
     var key: BagKey?
+
+    /// `true` while the subscribing thread sends the initial change, and the
+    /// changes deliverers parked meanwhile (see ``ChangeStore``). Set and cleared
+    /// under the store's lock; deliverers read it without the lock first.
+    @usableFromInline
+    let isCatchingUp = Atomic<Bool>(false)
+
+    /// The changes parked while catching up; guarded by the store's lock.
+    @usableFromInline
+    var backlog: [Change] = []
 
     @inlinable
     init<Value>(observer: AnyObserver<Change>?, handlers: SubscribeHandlers<Change>?, store: ChangeStore<Value, Change>) {

@@ -84,6 +84,11 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// contents (``ArrayChange/isInitial``, no edits); then one change per
     /// mutation. Never fails or completes.
     ///
+    /// "At once" means before `subscribe` returns, on the subscribing thread, even
+    /// while another thread is delivering changes: that thread parks the later
+    /// changes for the new subscriber, which receives them after its initial
+    /// change, in order, before `subscribe` returns.
+    ///
     /// ```
     /// ObservableArray([a]), then append(b), remove(at: 0)
     /// changes:  initial[a]--insert(1)[a,b]--delete(0)[b]--

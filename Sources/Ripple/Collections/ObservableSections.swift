@@ -77,6 +77,11 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
 
     /// The changes of the list: at once, an initial change with the current
     /// sections; then one change per mutation. Never fails or completes.
+    ///
+    /// "At once" means before `subscribe` returns, on the subscribing thread, even
+    /// while another thread is delivering changes: that thread parks the later
+    /// changes for the new subscriber, which receives them after its initial
+    /// change, in order, before `subscribe` returns.
     public var changes: Observable<SectionedChange<Section, Item>> {
         HandlersProducer(subscribeHandlers: { [store] _, handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
             // Reached only for other subscribers than `subscribe(onNext:...)`.

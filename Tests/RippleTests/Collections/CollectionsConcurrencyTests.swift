@@ -85,10 +85,9 @@ final class CollectionsConcurrencyTests: RippleTestCase {
             for _ in 0..<50 {
                 let recorder = Recorder<ArrayChange<Int>>()
                 let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
-                // The initial change comes from the thread delivering at the time:
-                // wait for it (bounded), then leave while changes keep coming.
-                let deadline = ContinuousClock.now + .seconds(2)
-                while recorder.values.isEmpty && ContinuousClock.now < deadline { sched_yield() }
+                // The initial change arrives before `subscribe` returns, even while
+                // another thread delivers; leave while changes keep coming.
+                XCTAssertEqual(recorder.values.first?.isInitial, true)
                 _ = array.value
                 subscription.dispose()
                 streams.append(recorder.values)
@@ -223,6 +222,195 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         }
         XCTAssertEqual(changes.last?.sections, list.value)
         subscription.dispose()
+    }
+
+    // MARK: The initial change, at once
+
+    /// The reproduction: a thread delivering a change is blocked in an
+    /// observer; meanwhile another thread subscribes. Its initial change arrives
+    /// before `subscribe` returns, on the subscribing thread; the changes after it
+    /// follow, none lost or repeated.
+    func testTheInitialChangeArrivesBeforeSubscribeReturnsWhileAnotherThreadDelivers() {
+        let array = ObservableArray([1])
+        let values = ObservableArray([1])
+        let sections = ObservableSections<Int, Item>([SectionModel(0, items: [Item(1)])], sectionID: { $0 }, itemID: \.id)
+        typealias Subscribe = (@escaping ([Int]) -> Void) -> Disposable
+        let cases: [(name: String, mutate: @Sendable (Int) -> Void, subscribe: Subscribe)] = [
+            ("ObservableArray.changes", { array.append($0) }, { record in array.changes.subscribe(onNext: { record($0.elements) }) }),
+            ("ObservableArray.asObservable()", { values.append($0) }, { record in values.asObservable().subscribe(onNext: { record($0) }) }),
+            ("ObservableSections.changes", { sections.append(Item($0), toSection: 0) },
+             { record in sections.changes.subscribe(onNext: { record($0.sections[0].items.map(\.id)) }) }),
+        ]
+        for (name, mutate, subscribe) in cases {
+            let inside = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let blockNext = Atomic<Bool>(false)
+            let holder = subscribe { _ in
+                if blockNext.exchange(false, ordering: .relaxed) {
+                    inside.signal()
+                    release.wait()
+                }
+            }
+            blockNext.store(true, ordering: .relaxed)
+            Thread { mutate(2) }.start()  // becomes the deliverer, blocks in `holder`
+            inside.wait()
+            let thread = Thread.current
+            let received = Recorder<(value: [Int], onSubscribingThread: Bool)>()
+            let late = subscribe { value in received.append((value, Thread.current == thread)) }
+            let atReturn = received.values
+            mutate(3)  // queued behind the late subscriber's initial change
+            release.signal()
+            XCTAssertTrue(waitUntil { received.values.count == 2 }, name)
+            XCTAssertEqual(atReturn.map(\.value), [[1, 2]], "\(name): the initial change did not arrive before subscribe returned")
+            XCTAssertEqual(atReturn.first?.onSubscribingThread, true, "\(name): the initial change came from another thread")
+            XCTAssertEqual(received.values.map(\.value), [[1, 2], [1, 2, 3]], name)
+            late.dispose()
+            holder.dispose()
+        }
+    }
+
+    /// Subscribers join while two threads mutate and a slow observer keeps the
+    /// store busy, so that most subscriptions happen while another thread
+    /// delivers: each gets its initial change before `subscribe` returns, on its
+    /// own thread, and the changes after it apply to it one by one.
+    func testSubscribersJoiningWhileAnotherThreadDeliversGetTheirInitialChangeAtOnce() {
+        let array = ObservableArray<Int>(Array(0..<10))
+        let slow = array.changes.subscribe(onNext: { _ in spin(for: .microseconds(20)) })
+        let stop = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        for thread in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                var index = 0
+                while !stop.load(ordering: .relaxed) {
+                    if index % 3 == 0 || array.count > 20 {
+                        array.batchUpdate { if !$0.isEmpty { $0.remove(at: 0) } }
+                    } else {
+                        array.append(thread * 100_000 + index)
+                    }
+                    index += 1
+                }
+            }
+        }
+        let late = Atomic<Int>(0)
+        let foreign = Atomic<Int>(0)
+        let streams = Recorder<[ArrayChange<Int>]>()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<100 {
+                let thread = Thread.current
+                let recorder = Recorder<ArrayChange<Int>>()
+                let subscription = array.changes.subscribe(onNext: { change in
+                    if change.isInitial && Thread.current != thread { foreign.add(1, ordering: .relaxed) }
+                    recorder.append(change)
+                })
+                if recorder.values.isEmpty { late.add(1, ordering: .relaxed) }
+                spin(for: .microseconds(200))
+                subscription.dispose()
+                streams.append(recorder.values)
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        slow.dispose()
+        XCTAssertEqual(late.load(ordering: .relaxed), 0, "initial changes that arrived after subscribe returned")
+        XCTAssertEqual(foreign.load(ordering: .relaxed), 0, "initial changes sent by another thread")
+        let withoutOneInitialChange = streams.values.filter { $0.filter(\.isInitial).count != 1 }
+        XCTAssertEqual(withoutOneInitialChange.count, 0, "streams without exactly one initial change")
+        for stream in streams.values where stream.first?.isInitial == true {
+            assertChangeStream(stream)
+        }
+    }
+
+    /// The subscribing thread is still in its observer's initial change when the
+    /// deliverer reaches a change made after the subscription: the deliverer
+    /// parks it, and the subscribing thread sends it after the initial change, so
+    /// the subscriber never gets two changes at once, and gets them in order.
+    func testAChangeMadeDuringASlowInitialChangeFollowsIt() {
+        let array = ObservableArray([0])
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blockOnce = Atomic<Bool>(false)
+        let holder = array.changes.subscribe(onNext: { _ in
+            if blockOnce.exchange(false, ordering: .relaxed) {
+                inside.signal()
+                release.wait()
+            }
+        })
+        blockOnce.store(true, ordering: .relaxed)
+        Thread { array.append(1) }.start()  // the deliverer, blocked in `holder`
+        inside.wait()
+        array.append(2)  // queued: the deliverer sends it when released
+        let detector = OverlapDetector()
+        let received = Recorder<ArrayChange<Int>>()
+        let subscription = array.changes.subscribe(onNext: { change in
+            detector.enter()
+            if change.isInitial {
+                // The deliverer is released, passes change 2 (queued before this
+                // subscription), and reaches change 3 (queued after it) meanwhile.
+                release.signal()
+                Thread { array.append(3) }.start()
+                spin(for: .milliseconds(50))
+            }
+            received.append(change)
+            detector.leave()
+        })
+        XCTAssertTrue(waitUntil { received.values.count == 2 })
+        XCTAssertEqual(detector.overlaps.load(ordering: .relaxed), 0, "the deliverer sent change 3 during the initial change")
+        XCTAssertEqual(received.values.map(\.elements), [[0, 1, 2], [0, 1, 2, 3]])
+        assertChangeStream(received.values)
+        subscription.dispose()
+        holder.dispose()
+    }
+
+    /// A thread mutates the array while holding a lock of its own, and its
+    /// delivery is still running when another thread subscribes with an observer
+    /// that takes that lock. The subscribing thread blocks in its initial change
+    /// until the mutating thread lets go of the lock; the delivering thread must
+    /// not wait for that initial change (it would wait for a thread that waits
+    /// for it): it parks the later change, and both threads finish.
+    func testAnInitialChangeTakingALockTheDelivererHoldsDoesNotDeadlock() {
+        let array = ObservableArray([0])
+        let userLock = NSRecursiveLock()
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blockOnce = Atomic<Bool>(false)
+        let holder = array.changes.subscribe(onNext: { _ in
+            if blockOnce.exchange(false, ordering: .relaxed) {
+                inside.signal()
+                release.wait()
+            }
+        })
+        blockOnce.store(true, ordering: .relaxed)
+        let delivered = DispatchSemaphore(value: 0)
+        Thread {
+            userLock.lock()
+            array.append(1)  // the deliverer, blocked in `holder` while holding the lock
+            array.append(2)  // made after the late subscription: reaches it
+            userLock.unlock()
+            delivered.signal()
+        }.start()
+        inside.wait()
+        let joined = DispatchSemaphore(value: 0)
+        let subscribed = DispatchSemaphore(value: 0)
+        let received = Recorder<[Int]>()
+        let late = Recorder<Disposable>()
+        Thread {
+            let subscription = array.changes.subscribe(onNext: { change in
+                if change.isInitial { joined.signal() }
+                userLock.lock()
+                received.append(change.elements)
+                userLock.unlock()
+            })
+            late.append(subscription)
+            subscribed.signal()
+        }.start()
+        // The late subscriber is in, blocked on the lock in its initial change.
+        XCTAssertEqual(joined.wait(timeout: .now() + 10), .success, "the initial change did not arrive while another thread delivered")
+        release.signal()
+        XCTAssertEqual(delivered.wait(timeout: .now() + 10), .success, "the delivering thread waited for the initial change")
+        XCTAssertEqual(subscribed.wait(timeout: .now() + 10), .success, "subscribe did not return")
+        XCTAssertEqual(received.values, [[0, 1], [0, 1, 2]])
+        late.values.forEach { $0.dispose() }
+        holder.dispose()
     }
 
     /// Two arrays whose observers write into each other, mutated from two

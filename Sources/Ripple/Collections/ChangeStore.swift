@@ -77,6 +77,12 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     let turnEnding = Atomic<UInt>(0)
 
+    /// While a turn ends: how many deliveries the deliverer has left in the batch
+    /// it took from the queue (the queue is taken whole, so its own count does
+    /// not show the deliverer's progress to a waiting thread).
+    @usableFromInline
+    let undelivered = Atomic<Int>(0)
+
     /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
     @usableFromInline
     let userCodeThread = Atomic<UInt>(0)
@@ -301,6 +307,11 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                     ending = true
                     turnEnding.store(me, ordering: .releasing)
                 }
+                if ending {
+                    // What a waiting thread sees shrink (the queue itself was
+                    // taken whole).
+                    undelivered.store(batch.count, ordering: .relaxed)
+                }
                 switch next {
                 case .change(let change, let observers):
                     send(change, to: observers)
@@ -322,7 +333,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         let stalled = ThrottleWaits.yield {
             guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
             return state.withLock { state in
-                state.deliverer == thread ? nil : (state.queue.count, state.deliverer)
+                state.deliverer == thread ? nil : (state.queue.count + undelivered.load(ordering: .relaxed), state.deliverer)
             }
         }
         if stalled && ending != 0 {

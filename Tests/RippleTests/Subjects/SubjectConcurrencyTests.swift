@@ -258,6 +258,53 @@ final class SubjectConcurrencyTests: RippleTestCase {
         XCTAssertGreaterThan(delivered.load(ordering: .relaxed), 2 * 100)
         XCTAssertLessThan(held, .seconds(2), "one onNext was held by the other thread's events")
     }
+
+    /// A producer that holds a lock the deliverer needs pays the turn's wait
+    /// once, not on every call (issue 22.2's stall rule). The main thread is the
+    /// deliverer; its turn has ended (1 100 events delivered for the producer);
+    /// the next event needs a lock the producer holds while it sends 300 more.
+    /// The deliverer cannot finish its turn until those calls return, so without
+    /// the rule each waited the full ~10 ms (300 calls about 3 s).
+    func testAProducerHoldingTheStalledDeliverersLockWaitsOnlyOnce() {
+        let subject = PublishSubject<Int>()
+        // Recursive only so that a mistake here cannot deadlock the test run.
+        let lock = NSRecursiveLock()
+        let holdingTheLock = DispatchSemaphore(value: 0)
+        let producerDone = DispatchSemaphore(value: 0)
+        let delivered = Atomic<Int>(0)
+        let lockedMilliseconds = Atomic<Int>(0)
+        let startProducer = {
+            DispatchQueue.global().async {
+                // Queued behind the main thread's event: 1 100 for the turn to
+                // end, then one that needs the lock.
+                for value in 1...1_101 { subject.onNext(value) }
+                lock.lock()
+                holdingTheLock.signal()
+                let start = ContinuousClock.now
+                for value in 1_102...1_401 { subject.onNext(value) }
+                lockedMilliseconds.store(Int((ContinuousClock.now - start) / .milliseconds(1)), ordering: .relaxed)
+                lock.unlock()
+                producerDone.signal()
+            }
+        }
+        let subscription = subject.subscribe(onNext: { value in
+            if value == 0 {
+                startProducer()
+                holdingTheLock.wait()
+                return
+            }
+            if value > 1_100 {
+                lock.lock()
+                lock.unlock()
+            }
+            delivered.add(1, ordering: .relaxed)
+        })
+        subject.onNext(0)
+        producerDone.wait()
+        XCTAssertTrue(waitUntil(timeout: 10) { delivered.load(ordering: .relaxed) == 1_401 })
+        subscription.dispose()
+        XCTAssertLessThan(lockedMilliseconds.load(ordering: .relaxed), 1_000, "every call waited for the stalled deliverer")
+    }
 }
 
 final class LockedDictionary: @unchecked Sendable {

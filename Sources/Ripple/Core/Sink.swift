@@ -375,11 +375,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// The turn is bounded as in the subjects (``SubjectBase/drain(missed:)``):
     /// after ``DeliveryTurn/length`` events (counted only: this loop runs for
     /// every event, where reading a clock would cost), or once as many are
-    /// queued, threads
-    /// that queue more wait until this thread has delivered what is queued and
-    /// stopped
-    /// (``waitForTurnEnd(of:)``), so that it is not kept delivering for as long
-    /// as they produce.
+    /// queued, threads that queue more wait until this thread has delivered
+    /// what is queued and stopped (``waitForTurnEnd(of:)``), so that it is not
+    /// kept delivering for as long as they produce.
     @inlinable
     final func deliver(startingWith first: Event<Output>) {
         var event = first

@@ -425,27 +425,9 @@ final class CollectionsConcurrencyTests: RippleTestCase {
     func testOneMutationIsNotHeldWhileAnotherThreadKeepsMutating() {
         let array = ObservableArray([0])
         let delivered = Atomic<Int>(0)
-        let sent = Atomic<Int>(0)
-        let stop = Atomic<Bool>(false)
-        let producerDone = DispatchSemaphore(value: 0)
-        let startProducer = {
-            DispatchQueue.global().async {
-                let limit = ContinuousClock.now + .seconds(5)
-                var value = 0
-                while !stop.load(ordering: .relaxed) {
-                    array[0] = value
-                    value += 1
-                    sent.store(value, ordering: .relaxed)
-                    if value % 64 == 0 && ContinuousClock.now > limit { break }
-                }
-                producerDone.signal()
-            }
-        }
+        let producer = TightLoopProducer { array[0] = $0 }
         let first = array.changes.subscribe(onNext: { change in
-            if change.elements == [-1] {
-                startProducer()
-                _ = waitUntil(timeout: 5) { sent.load(ordering: .relaxed) >= 100 }
-            }
+            if change.elements == [-1] { producer.start() }
         })
         let others = (0..<2).map { _ in
             array.changes.subscribe(onNext: { _ in
@@ -453,14 +435,11 @@ final class CollectionsConcurrencyTests: RippleTestCase {
                 delivered.add(1, ordering: .relaxed)
             })
         }
-        let start = ContinuousClock.now
-        array[0] = -1
-        let held = ContinuousClock.now - start
-        stop.store(true, ordering: .relaxed)
-        producerDone.wait()
+        let held = duration { array[0] = -1 }
+        producer.stop()
         first.dispose()
         others.forEach { $0.dispose() }
-        XCTAssertGreaterThanOrEqual(sent.load(ordering: .relaxed), 100)
+        XCTAssertGreaterThanOrEqual(producer.sent.load(ordering: .relaxed), 100)
         XCTAssertGreaterThan(delivered.load(ordering: .relaxed), 2 * 100)
         XCTAssertLessThan(held, .seconds(2), "one mutation was held by the other thread's changes")
     }

@@ -167,26 +167,10 @@ final class SerializingSinkConcurrencyTests: RippleTestCase {
         let mine = PublishSubject<Int>()
         let theirs = PublishSubject<Int>()
         let delivered = Atomic<Int>(0)
-        let sent = Atomic<Int>(0)
-        let stop = Atomic<Bool>(false)
-        let producerDone = DispatchSemaphore(value: 0)
-        let startProducer = {
-            DispatchQueue.global().async {
-                let limit = ContinuousClock.now + .seconds(5)
-                var value = 0
-                while !stop.load(ordering: .relaxed) {
-                    theirs.onNext(value)
-                    value += 1
-                    sent.store(value, ordering: .relaxed)
-                    if value % 64 == 0 && ContinuousClock.now > limit { break }
-                }
-                producerDone.signal()
-            }
-        }
+        let producer = TightLoopProducer { theirs.onNext($0) }
         let subscription = Observable.merge(mine, theirs).subscribe(onNext: { value in
             if value == -1 {
-                startProducer()
-                _ = waitUntil(timeout: 5) { sent.load(ordering: .relaxed) >= 100 }
+                producer.start()
             } else {
                 // Delivering costs more than queuing: an unbounded deliverer
                 // never catches up with the producer.
@@ -194,13 +178,10 @@ final class SerializingSinkConcurrencyTests: RippleTestCase {
                 delivered.add(1, ordering: .relaxed)
             }
         })
-        let start = ContinuousClock.now
-        mine.onNext(-1)
-        let held = ContinuousClock.now - start
-        stop.store(true, ordering: .relaxed)
-        producerDone.wait()
+        let held = duration { mine.onNext(-1) }
+        producer.stop()
         subscription.dispose()
-        XCTAssertGreaterThanOrEqual(sent.load(ordering: .relaxed), 100)
+        XCTAssertGreaterThanOrEqual(producer.sent.load(ordering: .relaxed), 100)
         XCTAssertGreaterThanOrEqual(delivered.load(ordering: .relaxed), 100)
         XCTAssertLessThan(held, .seconds(2), "one onNext was held by the other thread's events")
     }

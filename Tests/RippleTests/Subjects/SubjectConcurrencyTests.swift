@@ -214,29 +214,11 @@ final class SubjectConcurrencyTests: RippleTestCase {
     func testOneCallerIsNotHeldWhileAnotherThreadKeepsEmitting() {
         let subject = PublishSubject<Int>()
         let delivered = Atomic<Int>(0)
-        let sent = Atomic<Int>(0)
-        let stop = Atomic<Bool>(false)
-        let producerDone = DispatchSemaphore(value: 0)
-        let startProducer = {
-            DispatchQueue.global().async {
-                let limit = ContinuousClock.now + .seconds(5)
-                var value = 0
-                while !stop.load(ordering: .relaxed) {
-                    subject.onNext(value)
-                    value += 1
-                    sent.store(value, ordering: .relaxed)
-                    if value % 64 == 0 && ContinuousClock.now > limit { break }
-                }
-                producerDone.signal()
-            }
-        }
+        let producer = TightLoopProducer { subject.onNext($0) }
         let first = subject.subscribe(onNext: { value in
             // The main thread's own event: start the producer and let it queue
             // events behind this one, so that the main thread has to deliver them.
-            if value == -1 {
-                startProducer()
-                _ = waitUntil(timeout: 5) { sent.load(ordering: .relaxed) >= 100 }
-            }
+            if value == -1 { producer.start() }
         })
         // Delivering an event costs more than queuing one (a subscriber doing a
         // little work), so an owner without a bound never catches up with the
@@ -247,14 +229,11 @@ final class SubjectConcurrencyTests: RippleTestCase {
                 delivered.add(1, ordering: .relaxed)
             })
         }
-        let start = ContinuousClock.now
-        subject.onNext(-1)
-        let held = ContinuousClock.now - start
-        stop.store(true, ordering: .relaxed)
-        producerDone.wait()
+        let held = duration { subject.onNext(-1) }
+        producer.stop()
         first.dispose()
         others.forEach { $0.dispose() }
-        XCTAssertGreaterThanOrEqual(sent.load(ordering: .relaxed), 100)
+        XCTAssertGreaterThanOrEqual(producer.sent.load(ordering: .relaxed), 100)
         XCTAssertGreaterThan(delivered.load(ordering: .relaxed), 2 * 100)
         XCTAssertLessThan(held, .seconds(2), "one onNext was held by the other thread's events")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Ripple
 import RippleTest
+import Synchronization
 import XCTest
 
 struct TestError: Error, Equatable, CustomStringConvertible {
@@ -72,4 +73,49 @@ func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
 func spin(for duration: Duration) {
     let end = ContinuousClock.now + duration
     while ContinuousClock.now < end {}
+}
+
+/// The producer of issue 22.2's tests: once started, another thread sends in a
+/// tight loop (until `stop()`, or its own 5 s limit), counting what it sent.
+/// Started from a subscriber while the test's thread is the deliverer, its
+/// events queue behind the one being delivered, so the test's thread has to
+/// deliver them: the tests measure for how long.
+final class TightLoopProducer: @unchecked Sendable {
+    let sent = Atomic<Int>(0)
+    private let stopped = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    private let send: @Sendable (Int) -> Void
+
+    init(_ send: @escaping @Sendable (Int) -> Void) {
+        self.send = send
+    }
+
+    /// Starts the loop and returns once `count` values were sent.
+    func start(andWaitFor count: Int = 100) {
+        DispatchQueue.global().async { [self] in
+            let limit = ContinuousClock.now + .seconds(5)
+            var value = 0
+            while !stopped.load(ordering: .relaxed) {
+                send(value)
+                value += 1
+                sent.store(value, ordering: .relaxed)
+                if value % 64 == 0 && ContinuousClock.now > limit { break }
+            }
+            done.signal()
+        }
+        _ = waitUntil(timeout: 5) { sent.load(ordering: .relaxed) >= count }
+    }
+
+    /// Stops the loop and waits for it to end.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        done.wait()
+    }
+}
+
+/// How long `body` took.
+func duration(of body: () -> Void) -> Duration {
+    let start = ContinuousClock.now
+    body()
+    return ContinuousClock.now - start
 }

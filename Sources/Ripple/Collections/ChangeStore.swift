@@ -288,14 +288,11 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @inlinable
     @inline(never)
     func drainQueue() {
-        let me = currentThreadID()
-        var turn = DeliveryTurn()
-        var ending = false
-        var performed = progress.load(ordering: .relaxed)
+        var turn = DeliveryTurn(deliverer: currentThreadID(), progress: progress)
         defer {
             // After the deliverer stopped (waiting threads stopped waiting when
-            // `wip` reached 0); never clears a later deliverer's mark.
-            if ending { _ = turnEnding.compareExchange(expected: me, desired: 0, ordering: .releasing) }
+            // `wip` reached 0).
+            turn.finish(mark: turnEnding)
         }
         while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
             var batch = state.withLock { state -> RingBuffer<Delivery> in
@@ -305,20 +302,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 return batch
             }
             while let next = batch.popFirst() {
-                performed &+= 1
-                progress.store(performed, ordering: .relaxed)
-                if ending {
-                    if turnEnding.load(ordering: .relaxed) == 0 {
-                        // A waiting thread saw no progress for its whole wait
-                        // and cleared the mark (as in ``SubjectBase/drain(missed:)``):
-                        // a new turn starts, and ends.
-                        ending = false
-                        turn = DeliveryTurn()
-                    }
-                } else if turn.count() {
-                    ending = true
-                    turnEnding.store(me, ordering: .releasing)
-                }
+                turn.delivered(progress: progress, mark: turnEnding)
                 switch next {
                 case .change(let change, let observers):
                     send(change, to: observers)

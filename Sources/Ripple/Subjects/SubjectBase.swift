@@ -449,36 +449,19 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     final func drain(missed initial: Int) {
         var missed = initial
-        var turn = DeliveryTurn()
-        var ending = false
         let me = currentThreadID()
-        var performed = progress.load(ordering: .relaxed)
+        var turn = DeliveryTurn(deliverer: me, progress: progress)
         while true {
             owner.store(me, ordering: .relaxed)
             while let operation = pending.withLock({ $0.popFirst() }) {
                 perform(operation)
-                performed &+= 1
-                progress.store(performed, ordering: .relaxed)
-                if ending {
-                    if turnEnding.load(ordering: .relaxed) == 0 {
-                        // A waiting producer saw no progress for its whole wait
-                        // and cleared the mark (``waitForTurnEnd()``); this
-                        // thread runs again, so a new turn starts, and ends.
-                        ending = false
-                        turn = DeliveryTurn()
-                    }
-                } else if turn.count() {
-                    ending = true
-                    turnEnding.store(me, ordering: .releasing)
-                }
+                turn.delivered(progress: progress, mark: turnEnding)
             }
             owner.store(0, ordering: .relaxed)
             let remaining = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 {
-                if ending {
-                    // Waiting producers stopped waiting when `wip` reached 0.
-                    _ = turnEnding.compareExchange(expected: me, desired: 0, ordering: .releasing)
-                }
+                // Waiting producers stopped waiting when `wip` reached 0.
+                turn.finish(mark: turnEnding)
                 return
             }
             missed = remaining
@@ -676,23 +659,67 @@ struct DeliveryTurn {
     static var length: Int { 1024 }
 
     @usableFromInline
-    var delivered = 0
+    let deliverer: UInt
+
+    /// The queue's progress count, as this deliverer last stored it.
+    @usableFromInline
+    var performed: Int
+
+    /// Operations delivered in this turn.
+    @usableFromInline
+    var count = 0
 
     /// When the 16th operation was delivered (the clock is read every 16).
     @usableFromInline
     var started: ContinuousClock.Instant?
 
-    @inlinable
-    init() {}
+    /// The turn is over and marked; the deliverer finishes what is queued.
+    @usableFromInline
+    var isEnding = false
 
-    /// Counts one delivered operation; `true` when the turn is over: after
-    /// ``length`` operations, or about 2 ms of delivering, whichever comes first.
+    @inlinable
+    init(deliverer: UInt, progress: borrowing Atomic<Int>) {
+        self.deliverer = deliverer
+        performed = progress.load(ordering: .relaxed)
+    }
+
+    /// Counts one delivered operation: publishes the queue's `progress` (what
+    /// waiting threads watch, ``ThrottleWaits``) and marks the turn's end in
+    /// `mark` after ``length`` operations or about 2 ms of delivering,
+    /// whichever comes first. If a waiting thread cleared the mark (it saw no
+    /// progress for its whole wait), this thread runs again: a new turn starts,
+    /// and ends, so a mark cleared by mistake costs one turn.
     @inlinable
     @inline(__always)
-    mutating func count() -> Bool {
-        delivered &+= 1
-        if delivered >= Self.length { return true }
-        return delivered & 15 == 0 && timeIsUp()
+    mutating func delivered(progress: borrowing Atomic<Int>, mark: borrowing Atomic<UInt>) {
+        performed &+= 1
+        progress.store(performed, ordering: .relaxed)
+        if isEnding {
+            if mark.load(ordering: .relaxed) == 0 {
+                isEnding = false
+                count = 0
+                started = nil
+            }
+        } else if isOver() {
+            isEnding = true
+            mark.store(deliverer, ordering: .releasing)
+        }
+    }
+
+    /// After the deliverer stopped: clears its mark, never a later deliverer's.
+    @inlinable
+    func finish(mark: borrowing Atomic<UInt>) {
+        if isEnding {
+            _ = mark.compareExchange(expected: deliverer, desired: 0, ordering: .releasing)
+        }
+    }
+
+    @inlinable
+    @inline(__always)
+    mutating func isOver() -> Bool {
+        count &+= 1
+        if count >= Self.length { return true }
+        return count & 15 == 0 && timeIsUp()
     }
 
     @usableFromInline

@@ -329,16 +329,11 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     @inline(never)
     func waitForTurnEnd(_ thread: UInt) {
-        let ending = turnEnding.load(ordering: .acquiring)
-        let stalled = ThrottleWaits.yield {
+        ThrottleWaits.waitForTurnEnd(marked: turnEnding) {
             guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
             return state.withLock { state in
                 state.deliverer == thread ? nil : (state.queue.count + undelivered.load(ordering: .relaxed), state.deliverer)
             }
-        }
-        if stalled && ending != 0 {
-            // A stalled deliverer (see ``SubjectBase/waitForTurnEnd()``).
-            _ = turnEnding.compareExchange(expected: ending, desired: 0, ordering: .releasing)
         }
     }
 

@@ -423,16 +423,9 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     final func waitForTurnEnd() {
         if owner.load(ordering: .relaxed) == currentThreadID() { return }
-        let ending = turnEnding.load(ordering: .acquiring)
-        let stalled = ThrottleWaits.yield {
+        ThrottleWaits.waitForTurnEnd(marked: turnEnding) {
             guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
             return (pending.withLock { $0.count }, owner.load(ordering: .relaxed))
-        }
-        if stalled && ending != 0 {
-            // The owner made no progress while this thread waited (it may be
-            // blocked on a lock this thread holds): nobody waits for the rest of
-            // its turn, which would cost every later call the full wait.
-            _ = turnEnding.compareExchange(expected: ending, desired: 0, ordering: .releasing)
         }
     }
 
@@ -705,6 +698,15 @@ struct DeliveryTurn {
 enum ThrottleWaits {
     private static let edges = LockedState<[UInt: UInt]>([:])
 
+    /// How many waits ran into the time limit without the queue having shrunk
+    /// since they began (the owner made no progress), since the process started.
+    /// A figure for tests that check throughput without a clock: it is the
+    /// signature of the stall the cycle rule prevents (two queues feeding each
+    /// other from two threads, each thread waiting for the other: every wait ran
+    /// out that way), whereas an owner that is merely slow makes progress. It is
+    /// counted only on that slow path.
+    static let stalledWaits = Atomic<Int>(0)
+
     /// Yields the CPU while `poll` returns how many operations are queued and
     /// which thread drains them (0 when not known), and stops when it returns
     /// `nil`, or after about 10 ms.
@@ -735,7 +737,10 @@ enum ThrottleWaits {
             if firstCount == Int.max { firstCount = count }
             let stalled = count >= firstCount
             let now = ContinuousClock.now
-            if now - start > .milliseconds(10) { return stalled }
+            if now - start > .milliseconds(10) {
+                if stalled { stalledWaits.add(1, ordering: .relaxed) }
+                return stalled
+            }
             if count < lastCount {
                 lastCount = count
                 lastProgress = now
@@ -755,6 +760,20 @@ enum ThrottleWaits {
             sched_yield()
         }
         return false
+    }
+
+    /// Waits (``yield(whileBehind:)``) for the turn marked in `mark` to end, and
+    /// clears the mark if the owner made no progress meanwhile: it may be blocked
+    /// on a lock this thread holds, and later producers must not each pay the
+    /// full wait for a turn that cannot end. The compare-and-swap never clears a
+    /// later turn's mark.
+    static func waitForTurnEnd(
+        marked mark: borrowing Atomic<UInt>, whileBehind poll: () -> (queued: Int, owner: UInt)?
+    ) {
+        let ending = mark.load(ordering: .acquiring)
+        if yield(whileBehind: poll) && ending != 0 {
+            _ = mark.compareExchange(expected: ending, desired: 0, ordering: .releasing)
+        }
     }
 
     /// Records that `waiter` waits for `owner`, unless `owner` waits for `waiter`

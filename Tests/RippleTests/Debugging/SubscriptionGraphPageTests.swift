@@ -26,8 +26,11 @@ final class SubscriptionGraphPageTests: RippleTestCase {
     private func runChromium(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try chromium())
+        // A profile of its own, removed afterwards (each run leaves a few MB in it).
+        let profile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ripple-chromium-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                             "--no-first-run", "--user-data-dir=\(NSTemporaryDirectory())ripple-chromium-\(UUID().uuidString)"] + arguments
+                             "--no-first-run", "--user-data-dir=\(profile.path)"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

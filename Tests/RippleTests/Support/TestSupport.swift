@@ -1,5 +1,5 @@
 import Foundation
-import Ripple
+@testable import Ripple
 import RippleTest
 import Synchronization
 import XCTest
@@ -118,4 +118,35 @@ func duration(of body: () -> Void) -> Duration {
     let start = ContinuousClock.now
     body()
     return ContinuousClock.now - start
+}
+
+/// Two queues feeding each other (subjects, arrays): `sends[i]` is called
+/// `perThread` times on thread `i`, and the result counts the producers' waits
+/// (`ThrottleWaits`) that ran into their time limit meanwhile. That count, not
+/// the time taken, is the throughput check: a wait runs out only when its owner
+/// does not finish its turn, which is what happened to every wait when two
+/// threads each waited for the other (about a hundred events a second). Once
+/// `stallLimit` waits ran out, `stop` is called (it should end the feeding, e.g.
+/// by disposing the observers) and the threads stop sending, so such a
+/// regression fails in seconds rather than after half an hour.
+func stalledWaitsWhileFeedingEachOther(
+    perThread: Int, stallLimit: Int, stop: @escaping @Sendable () -> Void, _ sends: [@Sendable () -> Void]
+) -> (finished: Bool, stalledWaits: Int) {
+    let before = ThrottleWaits.stalledWaits.load(ordering: .relaxed)
+    let stalled: @Sendable () -> Bool = { ThrottleWaits.stalledWaits.load(ordering: .relaxed) - before > stallLimit }
+    let group = DispatchGroup()
+    for send in sends {
+        DispatchQueue.global().async(group: group) {
+            for _ in 0..<perThread where !stalled() { send() }
+        }
+    }
+    var finished = false
+    while !finished && !stalled() {
+        finished = group.wait(timeout: .now() + 0.05) == .success
+    }
+    if !finished {
+        stop()
+        finished = group.wait(timeout: .now() + 120) == .success
+    }
+    return (finished, ThrottleWaits.stalledWaits.load(ordering: .relaxed) - before)
 }

@@ -265,6 +265,29 @@ final class PipelineTests: RippleTestCase {
         XCTAssertFalse(subject.hasObservers)
     }
 
+    /// The same through stages that do not join (each step runs in a stage of
+    /// its own): no step after the disposing closure runs.
+    func testAStepThatDisposesTheSubscriptionStopsTheLaterStages() {
+        let subject = PublishSubject<Int>()
+        let log = Recorder<String>()
+        var subscription: Disposable?
+        subscription = subject
+            .map { value -> Int in
+                log.append("map \(value)")
+                if value == 2 { subscription?.dispose() }
+                return value
+            }
+            .take(5)
+            .scan(0) { log.append("scan \($1)"); return $0 + $1 }
+            .map { value -> Int in log.append("second map \(value)"); return value }
+            .subscribe(onNext: { log.append("next \($0)") }, onDisposed: { log.append("disposed") })
+        subject.onNext(1)
+        subject.onNext(2)
+        subject.onNext(3)
+        XCTAssertEqual(log.values, ["map 1", "scan 1", "second map 1", "next 1", "map 2", "disposed"])
+        XCTAssertFalse(subject.hasObservers)
+    }
+
     /// An element sent to the source while `take`'s last element is being
     /// delivered passes through the steps before `take` (their closures run, as in
     /// their own sinks) and is dropped by `take`.

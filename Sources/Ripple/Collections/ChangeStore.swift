@@ -77,11 +77,12 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     let turnEnding = Atomic<UInt>(0)
 
-    /// While a turn ends: how many deliveries the deliverer has left in the batch
-    /// it took from the queue (the queue is taken whole, so its own count does
-    /// not show the deliverer's progress to a waiting thread).
+    /// How many queued deliveries deliverers have made (stored by the
+    /// deliverer, read by threads waiting for it, ``ThrottleWaits``): a slow
+    /// deliverer moves it, a stalled one does not (the queue is taken whole, so
+    /// its length would not show progress).
     @usableFromInline
-    let undelivered = Atomic<Int>(0)
+    let progress = Atomic<Int>(0)
 
     /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
     @usableFromInline
@@ -290,6 +291,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         let me = currentThreadID()
         var turn = DeliveryTurn()
         var ending = false
+        var performed = progress.load(ordering: .relaxed)
         defer {
             // After the deliverer stopped (waiting threads stopped waiting when
             // `wip` reached 0); never clears a later deliverer's mark.
@@ -303,14 +305,19 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 return batch
             }
             while let next = batch.popFirst() {
-                if !ending && turn.count() {
+                performed &+= 1
+                progress.store(performed, ordering: .relaxed)
+                if ending {
+                    if turnEnding.load(ordering: .relaxed) == 0 {
+                        // A waiting thread saw no progress for its whole wait
+                        // and cleared the mark (as in ``SubjectBase/drain(missed:)``):
+                        // a new turn starts, and ends.
+                        ending = false
+                        turn = DeliveryTurn()
+                    }
+                } else if turn.count() {
                     ending = true
                     turnEnding.store(me, ordering: .releasing)
-                }
-                if ending {
-                    // What a waiting thread sees shrink (the queue itself was
-                    // taken whole).
-                    undelivered.store(batch.count, ordering: .relaxed)
                 }
                 switch next {
                 case .change(let change, let observers):
@@ -332,7 +339,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         ThrottleWaits.waitForTurnEnd(marked: turnEnding) {
             guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
             return state.withLock { state in
-                state.deliverer == thread ? nil : (state.queue.count + undelivered.load(ordering: .relaxed), state.deliverer)
+                state.deliverer == thread ? nil : (progress.load(ordering: .relaxed), state.deliverer)
             }
         }
     }
@@ -350,7 +357,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     func throttle() {
         ThrottleWaits.yield {
             state.withLock { state in
-                state.queue.count > Self.highWaterMark / 2 ? (state.queue.count, state.deliverer) : nil
+                state.queue.count > Self.highWaterMark / 2 ? (progress.load(ordering: .relaxed), state.deliverer) : nil
             }
         }
     }

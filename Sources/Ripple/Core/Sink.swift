@@ -264,6 +264,10 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         /// The deliverer whose turn is ending (0: none): see
         /// ``SerializingSink/deliver(startingWith:)``.
         @usableFromInline var endingTurn: UInt = 0
+        /// Events delivered while a turn was ending: what threads waiting for
+        /// it watch (``ThrottleWaits``), as the outbox's length also grows with
+        /// the events of threads whose waits ran out.
+        @usableFromInline var endingProgress = 0
 
         @inlinable
         init(state: State) {
@@ -349,7 +353,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             locked { shared in
                 guard shared.isDelivering, shared.endingTurn != 0 else { return nil }
                 let deliverer = shared.endingTurn == Self.unknownDeliverer ? 0 : shared.endingTurn
-                return ((shared.outbox.head == nil ? 0 : 1) + shared.outbox.rest.count, deliverer)
+                return (shared.endingProgress, deliverer)
             }
         }
         if stalled {
@@ -395,9 +399,13 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             delivered &+= 1
             let next = locked { shared -> Event<Output>? in
                 if let event = shared.outbox.popFirst() {
-                    if delivered == DeliveryTurn.length || shared.endingTurn == Self.unknownDeliverer {
+                    // Every `length` events (a waiting thread that saw no
+                    // progress may have cleared the last mark), or when a
+                    // thread found the queue too long.
+                    if delivered & (DeliveryTurn.length - 1) == 0 || shared.endingTurn == Self.unknownDeliverer {
                         shared.endingTurn = currentThreadID()
                     }
+                    if shared.endingTurn != 0 { shared.endingProgress &+= 1 }
                     return event
                 }
                 shared.isDelivering = false

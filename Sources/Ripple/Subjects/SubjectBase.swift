@@ -144,6 +144,12 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     let turnEnding = Atomic<UInt>(0)
 
+    /// How many queued operations owners have run (stored by the owner, read by
+    /// producers waiting for it, ``ThrottleWaits``): a slow owner moves it, a
+    /// stalled one does not.
+    @usableFromInline
+    let progress = Atomic<Int>(0)
+
     /// Operations queued by callers that found the subject busy.
     @usableFromInline
     let pending = LockedState(RingBuffer<SubjectOperation<Element>>())
@@ -408,7 +414,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         ThrottleWaits.yield {
             let count = pending.withLock { $0.count }
             if count <= SubjectBase.highWaterMark / 2 || wip.load(ordering: .acquiring) == 0 { return nil }
-            return (count, owner.load(ordering: .relaxed))
+            return (progress.load(ordering: .relaxed), owner.load(ordering: .relaxed))
         }
     }
 
@@ -425,7 +431,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         if owner.load(ordering: .relaxed) == currentThreadID() { return }
         ThrottleWaits.waitForTurnEnd(marked: turnEnding) {
             guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
-            return (pending.withLock { $0.count }, owner.load(ordering: .relaxed))
+            return (progress.load(ordering: .relaxed), owner.load(ordering: .relaxed))
         }
     }
 
@@ -446,11 +452,22 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         var turn = DeliveryTurn()
         var ending = false
         let me = currentThreadID()
+        var performed = progress.load(ordering: .relaxed)
         while true {
             owner.store(me, ordering: .relaxed)
             while let operation = pending.withLock({ $0.popFirst() }) {
                 perform(operation)
-                if !ending && turn.count() {
+                performed &+= 1
+                progress.store(performed, ordering: .relaxed)
+                if ending {
+                    if turnEnding.load(ordering: .relaxed) == 0 {
+                        // A waiting producer saw no progress for its whole wait
+                        // and cleared the mark (``waitForTurnEnd()``); this
+                        // thread runs again, so a new turn starts, and ends.
+                        ending = false
+                        turn = DeliveryTurn()
+                    }
+                } else if turn.count() {
                     ending = true
                     turnEnding.store(me, ordering: .releasing)
                 }
@@ -653,7 +670,8 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 /// (see docs/Architecture.md, "The deliverer's turn"). One per drain loop.
 @usableFromInline
 struct DeliveryTurn {
-    /// Operations delivered for others after which the turn ends.
+    /// Operations delivered for others after which the turn ends (a power of
+    /// two: ``SerializingSink`` marks a turn every `length` events with a mask).
     @usableFromInline
     static var length: Int { 1024 }
 
@@ -707,43 +725,50 @@ enum ThrottleWaits {
     /// counted only on that slow path.
     static let stalledWaits = Atomic<Int>(0)
 
-    /// Yields the CPU while `poll` returns how many operations are queued and
-    /// which thread drains them (0 when not known), and stops when it returns
-    /// `nil`, or after about 10 ms.
+    /// Yields the CPU while `poll` returns the owner's progress (a count of the
+    /// operations it has run, which changes as it works) and which thread it is
+    /// (0 when not known), and stops when it returns `nil`, or after about
+    /// 10 ms.
     ///
     /// Waiting must never close a cycle: when two queues feed each other from two
     /// threads, each thread drains one and sends to the other, and each would
     /// wait for the other until the time limit, for every event (about a hundred
     /// events a second). So the caller does not wait for a thread that waits for
     /// it, directly or through others (``startWaiting(_:for:)``). When the owner
-    /// is not known, it waits only while the queue keeps shrinking. No thread
+    /// is not known, it waits only while the owner makes progress. No thread
     /// waits long for a thread waiting for it; the 10 ms bound remains for an
     /// owner blocked elsewhere.
-    /// Returns `true` if it stopped while `poll` still reported work queued
-    /// and the queue had not shrunk since the wait began: the owner is stalled
-    /// (blocked, maybe on something the caller holds).
+    /// Returns `true` if it stopped at the time limit with the owner having made
+    /// no progress since the wait began: the owner is stalled (blocked, maybe on
+    /// something the caller holds). Progress is counted, not read off the
+    /// queue's length: producers whose waits ran out keep adding to the queue,
+    /// and a queue that was empty when the wait began cannot shrink, so its
+    /// length took a slow but working owner for a stalled one.
     @discardableResult
-    static func yield(whileBehind poll: () -> (queued: Int, owner: UInt)?) -> Bool {
+    static func yield(whileBehind poll: () -> (progress: Int, owner: UInt)?) -> Bool {
         let me = currentThreadID()
         let start = ContinuousClock.now
-        var lastProgress = start
-        var lastCount = Int.max
+        var lastProgressTime = start
+        var firstProgress: Int?
+        var lastProgress = 0
         var waitingFor: UInt = 0
         defer {
             if waitingFor != 0 { stopWaiting(me) }
         }
-        var firstCount = Int.max
-        while let (count, current) = poll() {
-            if firstCount == Int.max { firstCount = count }
-            let stalled = count >= firstCount
+        while let (progress, current) = poll() {
+            if firstProgress == nil {
+                firstProgress = progress
+                lastProgress = progress
+            }
             let now = ContinuousClock.now
             if now - start > .milliseconds(10) {
+                let stalled = progress == firstProgress
                 if stalled { stalledWaits.add(1, ordering: .relaxed) }
                 return stalled
             }
-            if count < lastCount {
-                lastCount = count
-                lastProgress = now
+            if progress != lastProgress {
+                lastProgress = progress
+                lastProgressTime = now
             }
             if current != waitingFor {
                 if waitingFor != 0 {
@@ -756,7 +781,7 @@ enum ThrottleWaits {
                     waitingFor = current
                 }
             }
-            if current == 0 && now - lastProgress > .microseconds(100) { return stalled }
+            if current == 0 && now - lastProgressTime > .microseconds(100) { return progress == firstProgress }
             sched_yield()
         }
         return false
@@ -768,7 +793,7 @@ enum ThrottleWaits {
     /// full wait for a turn that cannot end. The compare-and-swap never clears a
     /// later turn's mark.
     static func waitForTurnEnd(
-        marked mark: borrowing Atomic<UInt>, whileBehind poll: () -> (queued: Int, owner: UInt)?
+        marked mark: borrowing Atomic<UInt>, whileBehind poll: () -> (progress: Int, owner: UInt)?
     ) {
         let ending = mark.load(ordering: .acquiring)
         if yield(whileBehind: poll) && ending != 0 {

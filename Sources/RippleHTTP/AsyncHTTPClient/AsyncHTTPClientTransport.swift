@@ -223,12 +223,11 @@ public final class AsyncHTTPClientTransport: HTTPClient, @unchecked Sendable {
     }
 }
 
-/// One subscription to ``AsyncHTTPClientTransport``: waits for a connection
-/// slot, hands the request to AsyncHTTPClient unless it was disposed first,
-/// follows redirects by the transport's ``RedirectPolicy``, enforces the
-/// request's idle timeout, and passes the response to its
-/// ``ResponseReceiver``. AsyncHTTPClient calls it (as the request's delegate)
-/// on the request's event loop, one callback at a time.
+/// One subscription to ``AsyncHTTPClientTransport``: a ``TransportRun``
+/// (slot, dispose, end) whose request is handed to AsyncHTTPClient, with
+/// redirects followed by the transport's ``RedirectPolicy`` and the request's
+/// idle timeout enforced. AsyncHTTPClient calls it (as the request's
+/// delegate) on the request's event loop, one callback at a time.
 ///
 /// ```
 /// waiting ──slot──▶ starting ──execute──▶ running ──finish/error──▶ finished
@@ -238,59 +237,27 @@ public final class AsyncHTTPClientTransport: HTTPClient, @unchecked Sendable {
 final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = Void
 
-    private enum Phase {
-        case waiting
-        case starting
-        case running(AsyncHTTPClient.HTTPClient.Task<Void>)
-        case finished
-        case disposed
-    }
-
-    private let lock = NSLock()
-    private var phase = Phase.waiting
-    /// The request as last sent (redirects replace it).
-    private var current: URLRequest
-    private var redirects = 0
+    private let run: TransportRun<AsyncHTTPClient.HTTPClient.Task<Void>>
+    // Under `run.withLock`:
     /// The request a followed redirect leads to, sent when the redirect's
     /// own body has been read.
     private var redirectTarget: URLRequest?
-    /// Why the transfer was stopped by the client, reported instead of the
-    /// cancellation.
-    private var stopReason: HTTPError?
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
 
     private let transport: AsyncHTTPClientTransport
-    private let receiver: ResponseReceiver
-    private let slot: ConnectionSlot
-    private let started: @Sendable () -> Void
 
     init(transport: AsyncHTTPClientTransport, request: URLRequest, started: @escaping @Sendable () -> Void, receiver: ResponseReceiver) {
         self.transport = transport
-        self.current = request
-        self.started = started
-        self.receiver = receiver
-        slot = ConnectionSlot(limiter: transport.limiter, url: request.url)
+        run = TransportRun(request: request, limiter: transport.limiter, started: started, receiver: receiver) { $0.cancel() }
     }
 
     /// Asks for a connection slot.
     func begin() {
-        slot.acquire { [self] in granted() }
-    }
-
-    private func granted() {
-        lock.lock()
-        guard case .waiting = phase else {
-            // Disposed while the slot was being granted.
-            lock.unlock()
-            slot.release()
-            return
-        }
-        phase = .starting
-        let request = current
-        lock.unlock()
-        if execute(request) {
-            started()
+        run.begin { [self] in
+            if execute(run.withLock { $0.current }) {
+                run.notifyStarted()
+            }
         }
     }
 
@@ -307,73 +274,39 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         // Not under the lock: AsyncHTTPClient may call the delegate before
         // `execute` returns.
         let task = transport.client.execute(request: prepared, delegate: self, eventLoop: .indifferent, deadline: nil, logger: nil)
-        lock.lock()
-        switch phase {
-        case .starting, .running:
-            phase = .running(task)
+        return run.attach(task) {
             lastActivity = .now()
             scheduleIdleCheck(on: task.eventLoop, after: AsyncHTTPClientRun.idleTimeout(of: request))
-            lock.unlock()
-            return true
-        case .disposed, .finished, .waiting:
-            // Disposed (or finished by a synchronous failure) meanwhile: the
-            // cancellation's error finishes the run (and frees the slot).
-            lock.unlock()
-            task.cancel()
-            return false
         }
     }
 
     /// The subscription was disposed: nothing is delivered from now on; a
     /// waiting request leaves the queue, a running one is cancelled.
     func dispose() {
-        receiver.dispose()
-        lock.lock()
-        let previous = phase
-        switch previous {
-        case .waiting, .starting:
-            phase = .disposed
-        case .running, .finished, .disposed:
-            break
-        }
-        lock.unlock()
-        switch previous {
-        case .waiting:
-            slot.withdraw()
-        case .running(let task):
-            task.cancel()
-        case .starting, .finished, .disposed:
-            break
-        }
+        run.dispose()
     }
 
     // MARK: HTTPClientResponseDelegate (on the request's event loop)
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        lock.lock()
-        lastActivity = .now()
-        let decision = transport.redirectPolicy.decide(
-            after: current, status: Int(head.status.code), location: head.headers.first(name: "Location"),
-            responseURL: current.url, redirects: redirects)
-        let url = current.url
+        let (decision, url) = run.withLock { state in
+            lastActivity = .now()
+            let decision = state.redirect(
+                by: transport.redirectPolicy, status: Int(head.status.code), location: head.headers.first(name: "Location"),
+                responseURL: state.current.url)
+            if case .follow(let next) = decision { redirectTarget = next }
+            return (decision, state.current.url)
+        }
         switch decision {
-        case .follow(let next):
-            redirectTarget = next
-            current = next
-            redirects += 1
-            lock.unlock()
-        case .fail(let error):
-            stopReason = error
-            lock.unlock()
+        case .follow:
+            break
+        case .fail:
             task.cancel()
         case .deliver:
-            lock.unlock()
             if let url, let response = AsyncHTTPClientRun.response(head, url: url) {
-                if !receiver.head(response) { task.cancel() }
+                if !run.receiver.head(response) { task.cancel() }
             } else {
-                lock.lock()
-                stopReason = .notHTTPResponse(nil)
-                lock.unlock()
+                run.withLock { $0.stopReason = .notHTTPResponse(nil) }
                 task.cancel()
             }
         }
@@ -381,63 +314,45 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
     }
 
     func didReceiveBodyPart(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        lock.lock()
-        lastActivity = .now()
-        let redirecting = redirectTarget != nil
-        lock.unlock()
+        let redirecting = run.withLock { _ in
+            lastActivity = .now()
+            return redirectTarget != nil
+        }
         // A followed redirect's own body is read and dropped (the connection
         // stays reusable).
         if !redirecting {
             let data = buffer.withUnsafeReadableBytes { Data($0) }
-            if !receiver.body(data) { task.cancel() }
+            if !run.receiver.body(data) { task.cancel() }
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveError(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ error: Error) {
-        lock.lock()
-        let reason = stopReason
-        redirectTarget = nil
-        lock.unlock()
-        finish(reason ?? AsyncHTTPClientTransport.transportFailure(error, url: currentURL))
+        let url = run.withLock { state in
+            redirectTarget = nil
+            return state.current.url
+        }
+        finish(AsyncHTTPClientTransport.transportFailure(error, url: url))
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
-        lock.lock()
-        let next = redirectTarget
-        redirectTarget = nil
-        let reason = stopReason
-        idleCheck?.cancel()
-        idleCheck = nil
-        lock.unlock()
-        if let next, reason == nil {
+        let next = run.withLock { state -> URLRequest? in
+            defer { redirectTarget = nil }
+            cancelIdleCheck()
+            return state.stopReason == nil ? redirectTarget : nil
+        }
+        if let next {
             // The same slot carries the redirected request.
             _ = execute(next)
             return
         }
-        finish(reason)
-    }
-
-    private var currentURL: URL? {
-        lock.lock()
-        defer { lock.unlock() }
-        return current.url
+        finish(nil)
     }
 
     /// Ends the run once: the slot goes back, the receiver delivers (unless
     /// disposed).
     private func finish(_ error: HTTPError?) {
-        lock.lock()
-        if case .running = phase {
-            phase = .finished
-        } else if case .starting = phase {
-            phase = .finished
-        }
-        idleCheck?.cancel()
-        idleCheck = nil
-        lock.unlock()
-        slot.release()
-        receiver.finish(error)
+        run.finish(error) { cancelIdleCheck() }
     }
 
     // MARK: The idle timeout
@@ -450,6 +365,13 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
+    /// Under `run.withLock`.
+    private func cancelIdleCheck() {
+        idleCheck?.cancel()
+        idleCheck = nil
+    }
+
+    /// Under `run.withLock`.
     private func scheduleIdleCheck(on eventLoop: any EventLoop, after timeout: TimeAmount?) {
         guard let timeout else { return }
         idleCheck?.cancel()
@@ -462,21 +384,18 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
     /// Silent for `timeout`: the request fails with `.timedOut`; otherwise
     /// the check moves to the new deadline.
     private func checkIdle(on eventLoop: any EventLoop, timeout: TimeAmount) {
-        lock.lock()
-        guard case .running(let task) = phase else {
-            lock.unlock()
-            return
+        let expired = run.withLock { state -> AsyncHTTPClient.HTTPClient.Task<Void>? in
+            guard case .running(let task) = state.phase else { return nil }
+            if NIODeadline.now() < lastActivity + timeout {
+                scheduleIdleCheck(on: eventLoop, after: timeout)
+                return nil
+            }
+            if state.stopReason == nil {
+                state.stopReason = .transport(URLError(.timedOut, userInfo: state.current.url.map { [NSURLErrorFailingURLErrorKey: $0] } ?? [:]))
+            }
+            return task
         }
-        if NIODeadline.now() < lastActivity + timeout {
-            scheduleIdleCheck(on: eventLoop, after: timeout)
-            lock.unlock()
-            return
-        }
-        if stopReason == nil {
-            stopReason = .transport(URLError(.timedOut, userInfo: current.url.map { [NSURLErrorFailingURLErrorKey: $0] } ?? [:]))
-        }
-        lock.unlock()
-        task.cancel()
+        expired?.cancel()
     }
 
     // MARK: Conversions

@@ -444,6 +444,27 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         XCTAssertLessThan(held, .seconds(2), "one mutation was held by the other thread's changes")
     }
 
+    /// Four threads in tight loops appending to one array whose observer takes
+    /// 20 µs: no single mutation delivers more than a few turns of the other
+    /// threads' changes (see the subjects' test of the same name: a waiting
+    /// thread took a working deliverer for a stalled one and cleared the turn's
+    /// mark). A count, not a time.
+    func testNoCallDeliversMoreThanAFewTurnsWhileFourThreadsProduce() {
+        let array = ObservableArray<Int>()
+        let deliveries = DeliveriesPerCall()
+        let subscription = array.changes.subscribe(onNext: { change in
+            guard !change.isInitial else { return }
+            deliveries.count()
+            spin(for: .microseconds(20))
+        })
+        let most = deliveries.run(for: .seconds(2)) { _, index in
+            array.append(index)
+            if (index + 1) % 512 == 0 { array.removeAll() }
+        }
+        subscription.dispose()
+        XCTAssertLessThan(most, 8_192, "one mutation delivered the other threads' changes for as long as they mutated")
+    }
+
     func testTwoArraysFeedingEachOtherFromTwoThreadsKeepTheirThroughput() {
         final class Count: Sendable {
             let value = Atomic<Int>(0)

@@ -150,3 +150,68 @@ func stalledWaitsWhileFeedingEachOther(
     }
     return (finished, ThrottleWaits.stalledWaits.load(ordering: .relaxed) - before)
 }
+
+/// Four threads call `call(thread, index)` in tight loops for `duration`; the
+/// observers under test call ``count()`` for every event they receive. The
+/// result is the most observer calls that ran inside one single call, on its
+/// thread: how much of other threads' work one caller was made to deliver. A
+/// count, not a time, so that it does not depend on the machine's load.
+final class DeliveriesPerCall: @unchecked Sendable {
+    private let threads = 4
+    // One slot per thread, each written only by its thread (`identities`
+    // before the start signal, `counts` by the observers it runs).
+    private let identities: UnsafeMutablePointer<pthread_t?>
+    private let counts: UnsafeMutablePointer<Int>
+
+    init() {
+        identities = .allocate(capacity: threads)
+        identities.initialize(repeating: nil, count: threads)
+        counts = .allocate(capacity: threads)
+        counts.initialize(repeating: 0, count: threads)
+    }
+
+    deinit {
+        identities.deallocate()
+        counts.deallocate()
+    }
+
+    /// Counts one observer call on the calling thread (nothing on other threads).
+    func count() {
+        let me = pthread_self()
+        for index in 0..<threads where identities[index].map({ pthread_equal($0, me) != 0 }) == true {
+            counts[index] += 1
+            return
+        }
+    }
+
+    func run(for duration: Duration, _ call: @escaping @Sendable (_ thread: Int, _ index: Int) -> Void) -> Int {
+        let most = Atomic<Int>(0)
+        let ready = DispatchGroup()
+        let finished = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
+        for thread in 0..<threads {
+            ready.enter()
+            finished.enter()
+            Thread { [self] in
+                identities[thread] = pthread_self()
+                ready.leave()
+                go.wait()
+                let stop = ContinuousClock.now + duration
+                var index = 0
+                var mostHere = 0
+                while ContinuousClock.now < stop {
+                    let before = counts[thread]
+                    call(thread, index)
+                    mostHere = max(mostHere, counts[thread] - before)
+                    index += 1
+                }
+                _ = most.max(mostHere, ordering: .relaxed)
+                finished.leave()
+            }.start()
+        }
+        ready.wait()
+        for _ in 0..<threads { go.signal() }
+        finished.wait()
+        return most.load(ordering: .relaxed)
+    }
+}

@@ -11,10 +11,11 @@
 /// schedulers (`observe(on:)`, `subscribe(on:)`) decide on which thread they are
 /// delivered. The README's “Threads, re-entrancy and Swift 6” gives the reasoning.
 public class Observable<Element>: ObservableType, @unchecked Sendable {
-    /// Whether this is a `just` or a fusible operator (see ``FusibleProducer`` and
-    /// ``InnerSource``), so that `map`, `filter`, `subscribe(onNext:...)` and the
-    /// flatMap family recognise one with a load instead of a dynamic cast to a
-    /// generic class (about ten times the cost).
+    /// Whether this is a pipeline stage, a `just`, or a source that takes
+    /// `subscribe(onNext:...)`'s handlers (see ``ObservableKind``), so that the
+    /// pipeline, `subscribe(onNext:...)` and the flatMap family recognise one with
+    /// a load instead of a dynamic cast to a generic class (about ten times the
+    /// cost, on every operator applied).
     @usableFromInline
     final let kind: ObservableKind
 
@@ -152,86 +153,19 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     }
 }
 
-/// An operator observable whose parameters are stored fields and whose behaviour
-/// is a set of functions that capture nothing, so applying the operator costs one
-/// allocation: this object.
-///
-/// `run(_:)` is reached through the class's vtable, which for a generic class is
-/// the unspecialised implementation. The functions are created where the operator
-/// is applied (in the caller's module, for its concrete types) and receive the
-/// producer itself, which they cast back to the operator's concrete class to read
-/// its fields: the subscription and the event path run specialised code, and a
-/// function that captures nothing needs no context allocation. The alternative,
-/// closures capturing the parameters, costs a context per closure (see
-/// docs/Architecture.md, "Building chains").
-@usableFromInline
-class FieldProducer<Element>: Observable<Element>, @unchecked Sendable {
-    @usableFromInline
-    let subscribeHandler: (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
-
-    @inlinable
-    init(
-        kind: ObservableKind = .none,
-        site: SiteLiteral = .none,
-        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
-    ) {
-        self.subscribeHandler = subscribeHandler
-        super.init(kind: kind, site: site)
-    }
-
-    @inlinable
-    override final func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        subscribeHandler(self, observer)
-    }
-}
-
-/// What `map` and `filter` leave on the stream they build, so that a `filter` or
-/// `map` applied next can join them instead of adding an operator (one sink
-/// instead of two, one hop fewer per element), and so that the flatMap family can
-/// run their step on an inner `just`'s element. Like ``FieldProducer``'s
-/// subscription function, these functions capture nothing and receive the
-/// producer.
-@usableFromInline
-struct OperatorFusion<Element> {
-    /// Builds this stream followed by `filter(predicate)` as a single operator: a
-    /// new observable, never this one changed.
-    @usableFromInline
-    let appendingFilter: (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool, _ site: SiteLiteral) -> Observable<Element>
-
-    /// When the operator's source is a `just` (`just(x).map { }.filter { }`):
-    /// the function that runs the operator's step on the `just`'s element, giving
-    /// the result, or `nil` if a predicate dropped it, and throwing what the step
-    /// throws. `nil` for any other source. Asking runs no user code.
-    ///
-    /// The flatMap family calls the returned function instead of subscribing to
-    /// such an inner sequence (see ``InnerSource``): no inner subscription and no
-    /// sink, with the same events as a subscription would give.
-    @usableFromInline
-    let stepOnJust: (FusibleProducer<Element>) -> ((FusibleProducer<Element>) throws -> Element?)?
-
-    @inlinable
-    init(
-        appendingFilter: @escaping (FusibleProducer<Element>, _ predicate: @escaping (Element) throws -> Bool, _ site: SiteLiteral) -> Observable<Element>,
-        stepOnJust: @escaping (FusibleProducer<Element>) -> ((FusibleProducer<Element>) throws -> Element?)?
-    ) {
-        self.appendingFilter = appendingFilter
-        self.stepOnJust = stepOnJust
-    }
-}
-
 /// What an inner sequence of the flatMap family is, as far as subscribing to it
-/// goes: a `just`, whose element is forwarded directly (see ``JustProducer``);
-/// a `map`/`filter` applied to a `just`, whose step is run on the element
-/// directly (``OperatorFusion/stepOnJust``); or anything else, subscribed to.
+/// goes: a `just`, whose element is forwarded directly (see ``JustProducer``); a
+/// pipeline whose source is a `just` (`just(x).map(f).filter(g)`), which runs
+/// within the operator's own update (``Pipeline/runOnJust()``); or anything
+/// else, subscribed to.
 ///
-/// The two shortcuts give the same events as a subscription: the element (or
-/// none, or the step's error), then an inner sequence that has completed. They
-/// save the inner subscription and the sink (two allocations), and the inner
-/// completion's lock round trips.
+/// The shortcuts give the same events as a subscription: the elements (or none,
+/// or an error), then an inner sequence that has ended. They save the inner
+/// subscription and the sink, and the inner completion's lock round trips.
 @usableFromInline
 enum InnerSource<Element> {
     case just(Element)
-    case steps(FusibleProducer<Element>, (FusibleProducer<Element>) throws -> Element?)
+    case pipeline(Pipeline<Element>)
     case subscribe
 
     @inlinable
@@ -242,13 +176,9 @@ enum InnerSource<Element> {
             self = .subscribe
         case .just:
             self = .just(unsafeDowncast(source, to: JustProducer<Element>.self).element)
-        case .map, .filter:
-            let fusible = unsafeDowncast(source, to: FusibleProducer<Element>.self)
-            if let run = fusible.fusion.stepOnJust(fusible) {
-                self = .steps(fusible, run)
-            } else {
-                self = .subscribe
-            }
+        case .stage:
+            let pipeline = unsafeDowncast(source, to: Pipeline<Element>.self)
+            self = pipeline.sourceIsJust ? .pipeline(pipeline) : .subscribe
         }
     }
 }
@@ -260,60 +190,47 @@ enum ObservableKind: UInt8 {
     case none
     /// A ``JustProducer``.
     case just
-    /// A ``HandlersProducer`` that is not a `map` or `filter`
+    /// A ``HandlersProducer`` that is not a pipeline stage
     /// (``ObservableArray/changes``).
     case handlers
-    /// A ``MapProducer``.
-    case map
-    /// A ``FilterProducer``.
-    case filter
+    /// A ``Pipeline`` stage: a synchronous operator appended to it joins its
+    /// pipeline.
+    case stage
 
-    /// A ``HandlersProducer``: `handlers`, `map` or `filter`.
+    /// A ``HandlersProducer``: `handlers` or `stage`.
     @inlinable
     var takesHandlers: Bool { rawValue >= ObservableKind.handlers.rawValue }
 }
 
-/// A source that subscribes the handlers of
+/// A source that takes the handlers of
 /// `subscribe(onNext:onError:onCompleted:onDisposed:)` itself, with no observer
-/// closure of their own in between: a `map`/`filter` runs its step in the
-/// handlers' observer (no sink, one hop fewer per element), and
-/// ``ObservableArray/changes`` calls `onNext` with each change directly (no
-/// `Event` built and unwrapped per mutation). Subscribed any other way, it behaves
-/// like any ``FieldProducer``. Its function, too, receives the producer.
+/// closure of their own in between: a pipeline's sink calls them
+/// (``PipelineStage/connect(_:)``), and ``ObservableArray/changes`` calls
+/// `onNext` with each change directly (no `Event` built and unwrapped per
+/// mutation). Subscribed any other way, it runs its observer function. Both
+/// functions receive the producer, so that they need capture nothing.
 @usableFromInline
-class HandlersProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
+class HandlersProducer<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandlers: (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
+    @usableFromInline
+    let subscribeObserver: (HandlersProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
 
     @inlinable
     init(
         kind: ObservableKind = .handlers,
         site: SiteLiteral = .none,
         subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
-        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+        _ subscribeObserver: @escaping (HandlersProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.subscribeHandlers = subscribeHandlers
-        super.init(kind: kind, site: site, subscribeHandler)
+        self.subscribeObserver = subscribeObserver
+        super.init(kind: kind, site: site)
     }
-}
-
-/// The base of `map`'s and `filter`'s observables (``MapProducer``,
-/// ``FilterProducer``): a ``HandlersProducer`` that also carries ``OperatorFusion``.
-@usableFromInline
-class FusibleProducer<Element>: HandlersProducer<Element>, @unchecked Sendable {
-    @usableFromInline
-    let fusion: OperatorFusion<Element>
 
     @inlinable
-    init(
-        kind: ObservableKind,
-        site: SiteLiteral,
-        fusion: OperatorFusion<Element>,
-        subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
-        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
-    ) {
-        self.fusion = fusion
-        super.init(kind: kind, site: site, subscribeHandlers: subscribeHandlers, subscribeHandler)
+    override final func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        subscribeObserver(self, observer)
     }
 }
 

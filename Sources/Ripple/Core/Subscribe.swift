@@ -106,6 +106,16 @@ extension ObservableType {
         onDisposed: (() -> Void)?,
         delivery: MainActorGate?
     ) -> Disposable {
+        let source = asObservable()
+        // A pipeline on a `just` runs now and needs no subscription object (not
+        // for main-actor handlers, whose events go through their gate, nor while
+        // subscriptions are recorded: the graph shows the subscriber).
+        if source.kind == .stage && delivery == nil && !SubscriptionRecorder.isRecording {
+            let pipeline = unsafeDowncast(source, to: Pipeline<Element>.self)
+            if pipeline.sourceIsJust {
+                return pipeline.runOnJust(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+            }
+        }
         let handlers = SubscribeHandlers(
             subscription: ClosureSubscription(
                 onDisposed: MainActorGate.onDisposed(onDisposed, through: delivery),
@@ -113,15 +123,14 @@ extension ObservableType {
             ),
             onNext: onNext, onError: onError, onCompleted: onCompleted
         )
-        let source = asObservable()
         // Main-actor handlers: every event goes through the gate (so not through
         // the shortcut below).
         if let delivery {
             handlers.subscription.setUpstream(source.subscribe(sink: delivery.observer(handlers.on)))
             return handlers.subscription
         }
-        // A `map`/`filter` runs its step in the handlers' own closure (no sink);
-        // a change stream calls `onNext` itself (see ``HandlersProducer``).
+        // A pipeline's sink calls the handlers itself; so does a change stream
+        // (see ``HandlersProducer``).
         // (Not while subscriptions are recorded: the graph shows each operator.)
         if source.kind.takesHandlers && !SubscriptionRecorder.isRecording {
             let producer = unsafeDowncast(source, to: HandlersProducer<Element>.self)
@@ -224,9 +233,9 @@ func holdingWeakly<Object: AnyObject>(_ object: Object, _ handler: ((Object) -> 
 }
 
 /// The handlers of `subscribe(onNext:onError:onCompleted:onDisposed:)` and the
-/// subscription it returns. A value captured by the observer closure (immutable,
-/// so that no event ever races with a write), or by a fused `map`/`filter` step
-/// (see ``OperatorFusion/subscribeHandlers``).
+/// subscription it returns. A value captured by the observer closure, or held by
+/// the sink of a pipeline (``PipelineSink``): immutable, so that no event ever
+/// races with a write.
 @usableFromInline
 struct SubscribeHandlers<Element> {
     @usableFromInline
@@ -286,60 +295,5 @@ struct SubscribeHandlers<Element> {
             onCompleted?()
         }
         subscription.dispose()
-    }
-
-    /// An observer of the upstream of a `filter` that calls the handlers itself.
-    ///
-    /// Not ``observer(filter:_:then:)`` with an identity transform: the same
-    /// closure formed in two operators' functions gets two identical forwarders,
-    /// which the optimizer merges behind two thunks, 8 more instructions per
-    /// event in `hot-chain` (`ripple-compare --instructions`: 231 with the
-    /// shared observer, 223 with this one).
-    @inlinable
-    func observer(filter predicate: @escaping (Element) throws -> Bool) -> AnyObserver<Element> {
-        AnyObserver { event in
-            switch event {
-            case .next(let element):
-                if subscription.isDisposed { return }
-                do {
-                    if try predicate(element) {
-                        next(element)
-                    }
-                } catch {
-                    finish(.error(error))
-                }
-            case .error, .completed:
-                finish(event)
-            }
-        }
-    }
-
-    /// An observer of the upstream of a fused `filter(before).map(transform)
-    /// .filter(after)` (see ``mapStep(_:_:_:_:)``) that calls the handlers itself:
-    /// one closure call per element instead of two. An error thrown by a predicate
-    /// or the transform ends the stream.
-    @inlinable
-    func observer<Source>(
-        filter before: ((Source) throws -> Bool)?,
-        _ transform: @escaping (Source) throws -> Element,
-        then after: ((Element) throws -> Bool)?
-    ) -> AnyObserver<Source> {
-        AnyObserver { event in
-            switch event {
-            case .next(let element):
-                if subscription.isDisposed { return }
-                do {
-                    if let result = try mapStep(element, before, transform, after) {
-                        next(result)
-                    }
-                } catch {
-                    finish(.error(error))
-                }
-            case .error(let error):
-                finish(.error(error))
-            case .completed:
-                finish(.completed)
-            }
-        }
     }
 }

@@ -60,9 +60,10 @@ extension Observable {
     /// `catch`: on the source's error, continues with `replacement(value, error)`.
     ///
     /// `value` is what the replacement is made from (the handler of `catch`, the
-    /// element of `catchAndReturn`), stored in the ``CatchProducer`` so that
-    /// `replacement` captures nothing: one allocation per operator, and one (the
-    /// sink) per subscription.
+    /// element of `catchAndReturn`), stored in the observable (a ``ValueProducer``)
+    /// with the source, so that `replacement` and the subscription function
+    /// capture nothing: one allocation per operator, and one (the sink) per
+    /// subscription.
     @inlinable
     @inline(never)
     final func catching<Value>(
@@ -70,20 +71,18 @@ extension Observable {
         _ value: Value,
         _ replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>
     ) -> Observable<Element> {
-        CatchProducer(site: site, source: self, value: value, replacement: replacement) { producer, observer in
-            let sink = CatchSink(producer: unsafeDowncast(producer, to: CatchProducer<Element, Value>.self), observer: observer)
-            sink.setUpstream(sink.producer.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
+        ValueProducer(CatchOperator(source: self, value: value, replacement: replacement), site: site) { parameters, observer in
+            let sink = CatchSink(parameters: parameters, observer: observer)
+            sink.setUpstream(parameters.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
             return sink
         }
     }
 }
 
-/// The observable of `catch` and `catchAndReturn` (see
-/// ``Observable/catching(_:_:)``): its source and what makes the replacement as
-/// fields, read by a subscription function that captures nothing (see
-/// ``FieldProducer``).
+/// The parameters of `catch` and `catchAndReturn` (see
+/// ``Observable/catching(site:_:_:)``): the source and what makes the replacement.
 @usableFromInline
-final class CatchProducer<Element, Value>: FieldProducer<Element>, @unchecked Sendable {
+struct CatchOperator<Element, Value> {
     @usableFromInline
     let source: Observable<Element>
     @usableFromInline
@@ -92,17 +91,10 @@ final class CatchProducer<Element, Value>: FieldProducer<Element>, @unchecked Se
     let replacement: (Value, Swift.Error) throws -> Observable<Element>
 
     @inlinable
-    init(
-        site: SiteLiteral,
-        source: Observable<Element>,
-        value: Value,
-        replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>,
-        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
-    ) {
+    init(source: Observable<Element>, value: Value, replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>) {
         self.source = source
         self.value = value
         self.replacement = replacement
-        super.init(site: site, subscribeHandler)
     }
 }
 
@@ -122,9 +114,9 @@ final class CatchSink<Element, Value>: Sink<Element>, @unchecked Sendable {
     /// holds a subscription nobody has taken yet.
     @usableFromInline static var replacementFlag: Int { SubscriptionBase.firstSubclassFlag }
 
-    /// The operator's fields: the source, and what makes the replacement.
+    /// The operator's parameters: the source, and what makes the replacement.
     @usableFromInline
-    let producer: CatchProducer<Element, Value>
+    let parameters: CatchOperator<Element, Value>
 
     /// The replacement's subscription. Written once, before ``replacementFlag`` is
     /// set; taken only by the thread whose clearing of that flag found it set.
@@ -133,8 +125,8 @@ final class CatchSink<Element, Value>: Sink<Element>, @unchecked Sendable {
     final var replacementSubscription: SubscriptionBase?
 
     @inlinable
-    init(producer: CatchProducer<Element, Value>, observer: AnyObserver<Element>) {
-        self.producer = producer
+    init(parameters: CatchOperator<Element, Value>, observer: AnyObserver<Element>) {
+        self.parameters = parameters
         super.init(observer: observer)
     }
 
@@ -161,7 +153,7 @@ final class CatchSink<Element, Value>: Sink<Element>, @unchecked Sendable {
         guard lifecycle.load(ordering: .acquiring) & done == 0 else { return }
         let replacement: Observable<Element>
         do {
-            replacement = try producer.replacement(producer.value, error)
+            replacement = try parameters.replacement(parameters.value, error)
         } catch {
             forwardError(error)
             return

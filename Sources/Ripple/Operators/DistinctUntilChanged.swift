@@ -63,14 +63,10 @@ extension ObservableType {
         _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        // A function that captures nothing and reads the producer's fields: one
-        // allocation per `distinctUntilChanged` (see ``FieldProducer``).
-        DistinctUntilChangedProducer(site: SiteLiteral("distinctUntilChanged", file, line), source: asObservable(), keySelector: keySelector, comparer: comparer) { producer, observer in
-            let step = unsafeDowncast(producer, to: DistinctUntilChangedProducer<Element, Key>.self)
-            let sink = DistinctUntilChangedSink(keySelector: step.keySelector, comparer: step.comparer, observer: observer)
-            sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        appending(
+            DistinctUntilChangedStep(keySelector: keySelector, comparer: comparer),
+            site: SiteLiteral("distinctUntilChanged", file, line)
+        )
     }
 
     /// Passes on an element only if the property at `keyPath` differs from that
@@ -88,69 +84,33 @@ extension ObservableType {
     }
 }
 
-/// The observable of `distinctUntilChanged`: its source, key selector and comparer
-/// as fields, read by a subscription function that captures nothing (see
-/// ``FieldProducer``). A ``Producer`` whose closure captured the three values
-/// cost a second allocation, the closure's context, per operator.
+/// The step of `distinctUntilChanged` (see ``PipelineStep``): its state is the
+/// key of the last element passed on.
 @usableFromInline
-final class DistinctUntilChangedProducer<Element, Key>: FieldProducer<Element>, @unchecked Sendable {
-    @usableFromInline
-    let source: Observable<Element>
+struct DistinctUntilChangedStep<Element, Key>: PipelineStep {
     @usableFromInline
     let keySelector: (Element) throws -> Key
     @usableFromInline
     let comparer: (Key, Key) throws -> Bool
 
     @inlinable
-    init(
-        site: SiteLiteral,
-        source: Observable<Element>,
-        keySelector: @escaping (Element) throws -> Key,
-        comparer: @escaping (Key, Key) throws -> Bool,
-        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
-    ) {
-        self.source = source
+    init(keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool) {
         self.keySelector = keySelector
         self.comparer = comparer
-        super.init(site: site, subscribeHandler)
-    }
-}
-
-@usableFromInline
-final class DistinctUntilChangedSink<Element, Key>: Sink<Element>, @unchecked Sendable {
-    @usableFromInline
-    let keySelector: (Element) throws -> Key
-    @usableFromInline
-    let comparer: (Key, Key) throws -> Bool
-    /// Only touched by serialized upstream events.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var currentKey: Key?
-
-    @inlinable
-    init(keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool, observer: AnyObserver<Element>) {
-        self.keySelector = keySelector
-        self.comparer = comparer
-        super.init(observer: observer)
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            do {
-                let key = try keySelector(element)
-                if let currentKey, try comparer(currentKey, key) {
-                    return
-                }
-                currentKey = key
-                forwardNext(element)
-            } catch {
-                forwardError(error)
-            }
-        case .error, .completed:
-            forwardTerminal(event)
+    func start() -> Key? {
+        nil
+    }
+
+    @inlinable
+    func next(_ element: Element, _ currentKey: inout Key?) throws -> StepResult<Element> {
+        let key = try keySelector(element)
+        if let previous = currentKey, try comparer(previous, key) {
+            return .skip
         }
+        currentKey = key
+        return .next(element)
     }
 }

@@ -105,8 +105,10 @@ extension ObservableType {
 /// A ``Producer`` whose subscription function receives a stored value instead of
 /// capturing it: with a closure that captures nothing, the observable is a single
 /// allocation (a capturing closure needs a context object of its own). Used by
-/// `error` and by `of`/`from` on the current-thread scheduler, which inner
-/// sequences of `flatMap` often are; `just` uses its subclass ``JustProducer``.
+/// `error`, `catch`, and by `of`/`from` on the current-thread scheduler, which
+/// inner sequences of `flatMap` often are; `just` uses its subclass
+/// ``JustProducer``. (Synchronous operators are pipeline stages instead, see
+/// ``PipelineStep``.)
 @usableFromInline
 class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
@@ -116,12 +118,12 @@ class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
 
     @inlinable
     init(
-        _ value: Value, kind: ObservableKind = .none,
+        _ value: Value, kind: ObservableKind = .none, site: SiteLiteral = .none,
         _ subscribeHandler: @escaping (Value, AnyObserver<Element>) -> SubscriptionBase?
     ) {
         self.value = value
         self.subscribeHandler = subscribeHandler
-        super.init(kind: kind, site: .none)
+        super.init(kind: kind, site: site)
     }
 
     @inlinable

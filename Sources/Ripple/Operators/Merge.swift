@@ -350,7 +350,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
 
     @usableFromInline
     enum LimitedAction {
-        case none, subscribe, runSteps, startLoop
+        case none, subscribe, runPipeline, startLoop
     }
 
     @usableFromInline let mode: Mode
@@ -436,8 +436,8 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             return
         }
         // An inner `just` is not subscribed to: its element is forwarded in one
-        // update (see ``JustProducer``); nor is a `map`/`filter` of a `just`, whose
-        // step runs here instead (see ``InnerSource``).
+        // update (see ``JustProducer``); nor is a pipeline on a `just`
+        // (`just(x).map(f)`), which runs here instead (see ``InnerSource``).
         let kind = InnerSource(source)
         switch mode {
         case .first:
@@ -449,8 +449,8 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
                         outbox.next(element)
                     }
                 }
-            case .steps(let producer, let run):
-                runSteps(producer, run)
+            case .pipeline(let pipeline):
+                runPipeline(pipeline)
             case .subscribe:
                 let inner = makeInner()
                 if update({ state, _ in state.register(inner) }) {
@@ -465,17 +465,18 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
                         outbox.next(element)
                     }
                 }
-            case .steps(let producer, let run):
-                // No slot to reserve: the step completes before this returns, and
+            case .pipeline(let pipeline):
+                // No slot to reserve: the pipeline ends before this returns, and
                 // the outer sequence cannot complete meanwhile (it is serialized).
-                do {
-                    guard let element = try run(producer) else { return }
+                let run = pipeline.runOnJust()
+                if run.hasElements {
                     update { state, outbox in
                         if !state.terminated {
-                            outbox.next(element)
+                            run.forEachElement { outbox.next($0) }
                         }
                     }
-                } catch {
+                }
+                if let error = run.error {
                     fail(error)
                 }
             case .subscribe:
@@ -503,11 +504,11 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
                     case .just(let element):
                         outbox.next(element)
                         return .none
-                    case .steps:
-                        // The slot is held while the step (user code) runs, outside
+                    case .pipeline:
+                        // The slot is held while the steps (user code) run, outside
                         // the lock, as it would be by a subscription.
                         state.active += 1
-                        return .runSteps
+                        return .runPipeline
                     case .subscribe:
                         guard let inner, state.register(inner) else { return .none }
                         state.active += 1
@@ -522,31 +523,35 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             switch action {
             case .none: break
             case .subscribe: inner?.subscribe(to: source)
-            case .runSteps:
-                if case .steps(let producer, let run) = kind {
-                    runSteps(producer, run)
+            case .runPipeline:
+                if case .pipeline(let pipeline) = kind {
+                    runPipeline(pipeline)
                 }
             case .startLoop: subscribeQueued()
             }
         }
     }
 
-    /// Runs the step of an inner `map`/`filter` of a `just` (see ``InnerSource``)
-    /// whose slot is already reserved, then frees the slot as the inner
-    /// sequence's completion would (`flatMapFirst`, `concatMap`,
-    /// `merge(maxConcurrent:)`).
+    /// Runs an inner pipeline on a `just` (see ``InnerSource``) whose slot is
+    /// already reserved, then frees the slot as the inner sequence's completion
+    /// would (`flatMapFirst`, `concatMap`, `merge(maxConcurrent:)`).
     @inlinable
-    func runSteps(_ producer: FusibleProducer<Element>, _ run: (FusibleProducer<Element>) throws -> Element?) {
-        let element: Element?
-        do {
-            element = try run(producer)
-        } catch {
+    func runPipeline(_ pipeline: Pipeline<Element>) {
+        let run = pipeline.runOnJust()
+        if let error = run.error {
+            if run.hasElements {
+                update { state, outbox in
+                    if !state.terminated {
+                        run.forEachElement { outbox.next($0) }
+                    }
+                }
+            }
             fail(error)
             return
         }
         let startLoop = update { state, outbox -> Bool in
-            if !state.terminated, let element {
-                outbox.next(element)
+            if !state.terminated {
+                run.forEachElement { outbox.next($0) }
             }
             return state.releaseSlot(&outbox)
         }

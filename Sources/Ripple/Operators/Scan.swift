@@ -28,46 +28,33 @@ extension ObservableType {
         into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Accumulate> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("scan", file, line)) { observer in
-            let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer)
-            sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        appending(ScanStep(seed: seed, accumulator: accumulator), site: SiteLiteral("scan", file, line))
     }
 }
 
+/// The step of `scan` (see ``PipelineStep``): its state is the accumulated
+/// value, a copy of the seed for each subscription.
 @usableFromInline
-final class ScanSink<Element, Accumulate>: Sink<Accumulate>, @unchecked Sendable {
-    /// Only touched by serialized upstream events.
+struct ScanStep<Element, Accumulate>: PipelineStep {
     @usableFromInline
-    @exclusivity(unchecked)
-    final var accumulate: Accumulate
+    let seed: Accumulate
     @usableFromInline
     let accumulator: (inout Accumulate, Element) throws -> Void
 
     @inlinable
-    init(seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void, observer: AnyObserver<Accumulate>) {
-        self.accumulate = seed
+    init(seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void) {
+        self.seed = seed
         self.accumulator = accumulator
-        super.init(observer: observer)
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            do {
-                try accumulator(&accumulate, element)
-                forwardNext(accumulate)
-            } catch {
-                forwardError(error)
-            }
-        case .error(let error):
-            forwardError(error)
-        case .completed:
-            forwardCompleted()
-        }
+    func start() -> Accumulate {
+        seed
+    }
+
+    @inlinable
+    func next(_ element: Element, _ accumulate: inout Accumulate) throws -> StepResult<Accumulate> {
+        try accumulator(&accumulate, element)
+        return .next(accumulate)
     }
 }

@@ -12,39 +12,31 @@ extension ObservableType {
     @inline(never)
     public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange("skip(_:)", "count", count, minimum: 0)) }
-        let source = asObservable()
-        return Producer(site: SiteLiteral("skip", file, line)) { observer in
-            let sink = SkipCountSink(remaining: count, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        return appending(SkipStep(count: count), site: SiteLiteral("skip", file, line))
     }
 }
 
+/// The step of `skip(_:)` (see ``PipelineStep``): its state is the number of
+/// elements still to drop.
 @usableFromInline
-final class SkipCountSink<Element>: Sink<Element>, @unchecked Sendable {
-    /// Only touched by serialized upstream events.
+struct SkipStep<Element>: PipelineStep {
     @usableFromInline
-    @exclusivity(unchecked)
-    final var remaining: Int
+    let count: Int
 
     @inlinable
-    init(remaining: Int, observer: AnyObserver<Element>) {
-        self.remaining = remaining
-        super.init(observer: observer)
+    init(count: Int) {
+        self.count = count
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            if remaining > 0 {
-                remaining -= 1
-            } else {
-                forwardNext(element)
-            }
-        case .error, .completed:
-            forwardTerminal(event)
-        }
+    func start() -> Int {
+        count
+    }
+
+    @inlinable
+    func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
+        guard remaining > 0 else { return .next(element) }
+        remaining -= 1
+        return .skip
     }
 }

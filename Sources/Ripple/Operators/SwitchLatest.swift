@@ -79,8 +79,8 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
             case .just(let element):
                 switchToJust(element)
                 return
-            case .steps(let producer, let run):
-                switchToSteps(producer, run)
+            case .pipeline(let pipeline):
+                switchToPipeline(pipeline)
                 return
             case .subscribe:
                 break
@@ -153,12 +153,12 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         }
     }
 
-    /// Switches to an inner `map`/`filter` of a `just` without subscribing to it
-    /// (see ``InnerSource``): the previous inner subscription is disposed first,
-    /// then the step runs (outside the lock, as it would in a subscription), then
-    /// its result is forwarded as the inner sequence's element and completion.
+    /// Switches to an inner pipeline on a `just` without subscribing to it (see
+    /// ``InnerSource``): the previous inner subscription is disposed first, then
+    /// the pipeline runs (outside the lock, as it would in a subscription), then
+    /// its events are forwarded as the inner sequence's.
     @inlinable
-    func switchToSteps(_ producer: FusibleProducer<Element>, _ run: (FusibleProducer<Element>) throws -> Element?) {
+    func switchToPipeline(_ pipeline: Pipeline<Element>) {
         let switched = update { state, _ -> (id: UInt64, previous: CombiningSubscription<Element>?)? in
             if state.terminated || state.isReleased { return nil }
             state.latest &+= 1
@@ -169,21 +169,14 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         }
         guard let switched else { return }
         switched.previous?.dispose()
-        let element: Element?
-        do {
-            element = try run(producer)
-        } catch {
-            update { state, outbox in
-                guard !state.terminated && state.latest == switched.id else { return }
-                state.terminated = true
-                outbox.terminate(.error(error))
-            }
-            return
-        }
+        let run = pipeline.runOnJust()
         update { state, outbox in
             guard !state.terminated && state.latest == switched.id else { return }
-            if let element {
-                outbox.next(element)
+            run.forEachElement { outbox.next($0) }
+            if let error = run.error {
+                state.terminated = true
+                outbox.terminate(.error(error))
+                return
             }
             state.hasLatest = false
             if state.outerDone {

@@ -14,66 +14,32 @@ extension ObservableType {
         guard count > 0 else {
             return count == 0 ? .empty() : .error(RxError.argumentOutOfRange("take(_:)", "count", count, minimum: 0))
         }
-        // A function that captures nothing and reads the producer's fields: one
-        // allocation per `take` (see ``FieldProducer``).
-        return TakeProducer(site: SiteLiteral("take", file, line), source: asObservable(), count: count) { producer, observer in
-            let step = unsafeDowncast(producer, to: TakeProducer<Element>.self)
-            let sink = TakeCountSink(remaining: step.count, observer: observer)
-            sink.setUpstream(step.source.subscribeNested(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        return appending(TakeStep(count: count), site: SiteLiteral("take", file, line))
     }
 }
 
-/// The observable of `take(_:)`: its source and count as fields, read by a
-/// subscription function that captures nothing (see ``FieldProducer``). A
-/// ``Producer`` whose closure captured them cost a second allocation, the
-/// closure's context, per operator.
+/// The step of `take(_:)` (see ``PipelineStep``): its state is the number of
+/// elements still to pass on.
 @usableFromInline
-final class TakeProducer<Element>: FieldProducer<Element>, @unchecked Sendable {
-    @usableFromInline
-    let source: Observable<Element>
+struct TakeStep<Element>: PipelineStep {
     @usableFromInline
     let count: Int
 
     @inlinable
-    init(
-        site: SiteLiteral,
-        source: Observable<Element>,
-        count: Int,
-        _ subscribeHandler: @escaping (FieldProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
-    ) {
-        self.source = source
+    init(count: Int) {
         self.count = count
-        super.init(site: site, subscribeHandler)
-    }
-}
-
-@usableFromInline
-final class TakeCountSink<Element>: Sink<Element>, @unchecked Sendable {
-    /// Only touched by serialized upstream events.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var remaining: Int
-
-    @inlinable
-    init(remaining: Int, observer: AnyObserver<Element>) {
-        self.remaining = remaining
-        super.init(observer: observer)
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            guard remaining > 0 else { return }
-            remaining -= 1
-            forwardNext(element)
-            if remaining == 0 {
-                forwardCompleted()
-            }
-        case .error, .completed:
-            forwardTerminal(event)
-        }
+    func start() -> Int {
+        count
+    }
+
+    @inlinable
+    func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
+        // A re-entrant element, sent while the last one is being delivered.
+        guard remaining > 0 else { return .skip }
+        remaining -= 1
+        return remaining == 0 ? .last(element) : .next(element)
     }
 }

@@ -80,6 +80,20 @@ enum Trampoline {
         return result
     }
 
+    /// Runs `body` with this thread's trampoline running: directly if it already
+    /// is (inside a subscription), else as ``run(_:_:)`` does. What
+    /// `Observable.subscribe(sink:)` does around a subscription, for entry points
+    /// that subscribe without it (a pipeline taking `subscribe(onNext:...)`'s
+    /// handlers).
+    @inlinable
+    static func running<Result>(_ body: () -> Result) -> Result {
+        let state = current
+        if state.pointee.isRunning {
+            return body()
+        }
+        return run(state, body)
+    }
+
     @usableFromInline
     static func drain(_ state: UnsafeMutablePointer<TrampolineState>) {
         while let task = state.pointee.queue.popFirst() {

@@ -1,0 +1,890 @@
+/// The pipeline: how synchronous operators are built and fused.
+///
+/// An operator that turns each upstream event into at most one downstream event,
+/// on the delivering thread and before returning (`map`, `filter`, `take`, ...),
+/// declares a ``PipelineStep`` and applies it with
+/// ``ObservableType/appending(_:)``. Consecutive steps run as one pipeline: one
+/// immutable ``PipelineStage`` per operator applied, and one ``PipelineSink`` per
+/// subscription, however many steps there are. docs/Architecture.md ("Synchronous
+/// operators: the pipeline") explains the design and its budget.
+
+// MARK: Steps
+
+/// What a step makes of one element, or of the end of its input. A failure is
+/// not a case: it is thrown (so that, for a trivial `Output`, the result is a
+/// trivial value, copied without reference counting).
+@usableFromInline
+enum StepResult<Output> {
+    /// Pass this element on.
+    case next(Output)
+    /// Nothing to pass on for this input.
+    case skip
+    /// Pass this element on, then complete.
+    case last(Output)
+    /// Complete.
+    case completed
+
+    /// The result as the end of the stream: the input was a terminal event, so
+    /// what follows it must be one too (an element becomes the last one, nothing
+    /// becomes completion).
+    @inlinable
+    var ending: StepResult<Output> {
+        switch self {
+        case .next(let element): return .last(element)
+        case .skip: return .completed
+        case .last, .completed: return self
+        }
+    }
+}
+
+/// One synchronous operator, as a pipeline runs it: its parameters, and what it
+/// does with each element and with the end of its input.
+///
+/// `State` is what one subscription keeps between elements (`take`'s remaining
+/// count, `scan`'s accumulated value), made by ``start()`` when a subscription
+/// starts; `Void` for stateless steps. An error thrown by ``next(_:_:)``,
+/// ``complete(_:)`` or ``fail(_:_:)`` fails the stream, as it would in the
+/// operator's own sink: the steps after it see it in their ``fail(_:_:)``.
+@usableFromInline
+protocol PipelineStep {
+    associatedtype Input
+    associatedtype Output
+    associatedtype State = Void
+
+    /// A new subscription's state.
+    func start() -> State
+
+    /// One element.
+    func next(_ input: Input, _ state: inout State) throws -> StepResult<Output>
+
+    /// The input completed. By default, completes.
+    func complete(_ state: inout State) throws -> StepResult<Output>
+
+    /// The input failed. By default, fails with the same error (throws it).
+    func fail(_ error: Swift.Error, _ state: inout State) throws -> StepResult<Output>
+}
+
+extension PipelineStep {
+    @inlinable
+    func complete(_ state: inout State) throws -> StepResult<Output> { .completed }
+
+    @inlinable
+    func fail(_ error: Swift.Error, _ state: inout State) throws -> StepResult<Output> { throw error }
+}
+
+extension PipelineStep where State == Void {
+    @inlinable
+    func start() {}
+}
+
+extension PipelineStep {
+    /// This step applied to what the steps before it made of one input: the one
+    /// place where the pipeline's semantics live (which step sees what, and when
+    /// the stream ends), for every stage, the sink and the runs on a `just`.
+    ///
+    /// - `context.isStopped`: the subscription was disposed (possibly by a closure
+    ///   of an earlier step): no further step runs, as every separate sink checks
+    ///   its disposed flag first.
+    /// - A terminal input gives a terminal result (``StepResult/ending``).
+    /// - An error thrown here fails the stream; ``applyFailure(_:_:_:)`` is the
+    ///   same for an error thrown before this step.
+    @inlinable
+    @inline(__always)
+    func apply(_ upstream: StepResult<Input>, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
+        if context.isStopped { return .skip }
+        switch upstream {
+        case .next(let input):
+            return try next(input, &state)
+        case .skip:
+            return .skip
+        case .last(let input):
+            switch try next(input, &state) {
+            case .next(let output), .last(let output):
+                return .last(output)
+            case .skip:
+                return try complete(&state).ending
+            case .completed:
+                return .completed
+            }
+        case .completed:
+            return try complete(&state).ending
+        }
+    }
+
+    /// This step applied to a failure of the steps before it (or of the source).
+    @inlinable
+    func applyFailure(_ error: Swift.Error, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
+        if context.isStopped { return .skip }
+        return try fail(error, &state).ending
+    }
+}
+
+extension ObservableType {
+    /// This sequence followed by `step`: the way a synchronous operator is
+    /// applied (see ``PipelineStep``). A new stage every time; nothing that
+    /// exists is changed. `site` is the operator's (see ``OperatorSite``).
+    @inlinable
+    func appending<Step: PipelineStep>(_ step: Step, site: SiteLiteral) -> Observable<Step.Output> where Step.Input == Element {
+        PipelineStage(step, after: asObservable(), site: site)
+    }
+}
+
+// MARK: Stages
+
+/// What a stage's steps run on, per subscription: the state block (the states of
+/// every step up to the stage, see ``PipelineStage/stateOffset``) and the sink,
+/// if there is one (a run on a `just` has none).
+@usableFromInline
+struct PipelineContext {
+    @usableFromInline
+    let state: UnsafeMutableRawPointer
+
+    /// Unretained: the sink runs the steps, so it is alive while they run. (A
+    /// strong or `unowned(unsafe)` field cost a retain and a release per element:
+    /// the initialiser takes its argument owned.)
+    @usableFromInline
+    let sink: Unmanaged<PipelineSinkCore>?
+
+    @inlinable
+    init(state: UnsafeMutableRawPointer, sink: Unmanaged<PipelineSinkCore>?) {
+        self.state = state
+        self.sink = sink
+    }
+
+    @inlinable
+    var isStopped: Bool {
+        guard let sink else { return false }
+        return sink._withUnsafeGuaranteedRef { $0.isDisposed }
+    }
+}
+
+/// Calls `body` with `object` as the `T` it is known to be, without reference
+/// counting: `unsafeDowncast` returns a new (+1) reference, which cost a retain
+/// and a release per stage and element.
+@inlinable
+@inline(__always)
+func withBorrowed<T: AnyObject, Result>(_ object: AnyObject, as type: T.Type, _ body: (T) throws -> Result) rethrows -> Result {
+    try Unmanaged<T>.fromOpaque(Unmanaged.passUnretained(object).toOpaque())._withUnsafeGuaranteedRef(body)
+}
+
+/// A stage of a pipeline, seen from the stages after it: what they need to know
+/// about it whatever its step is. Its behaviour is a set of functions that
+/// capture nothing and receive the stage itself; ``PipelineStage`` creates them
+/// where the operator is applied, so they run code compiled for the caller's
+/// concrete types (a method overridden in a generic class would run unspecialised,
+/// looking type metadata up at run time).
+@usableFromInline
+class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
+    /// Runs the steps up to and including this stage on one input of the
+    /// pipeline (see ``PipelineStage/pullHere(_:_:_:)`` for what the input is);
+    /// throws the stream's failure.
+    @usableFromInline
+    let pull: (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>
+
+    /// Initialises (`true`) or deinitialises (`false`) the states of the steps up
+    /// to and including this stage in a state block.
+    @usableFromInline
+    let prepareStates: (Pipeline<Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void
+
+    /// Subscribes `sink` to the pipeline's source (through the first stage).
+    @usableFromInline
+    let subscribeSource: (Pipeline<Output>, PipelineSinkCore) -> SubscriptionBase?
+
+    /// This stage followed by `filter(predicate)` (applied at the site given), as
+    /// one new stage (see ``PipelineStage/predicate``); `nil` if the stage has a
+    /// predicate already.
+    @usableFromInline
+    let appendingPredicate: (Pipeline<Output>, @escaping (Output) throws -> Bool, SiteLiteral) -> Observable<Output>?
+
+    /// Bytes and alignment of the state block of a pipeline ending here (`0`: no
+    /// step up to here has state).
+    @usableFromInline
+    let stateSize: Int
+    @usableFromInline
+    let stateAlignment: Int
+
+    /// Where this stage's input comes from.
+    @usableFromInline
+    let position: StagePosition
+
+    /// `true` when the pipeline's source is a `just`: then it runs during
+    /// `subscribe`, without a sink (``runOnJust(_:)``).
+    @usableFromInline
+    let sourceIsJust: Bool
+
+    @inlinable
+    init(
+        pull: @escaping (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>,
+        prepareStates: @escaping (Pipeline<Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
+        subscribeSource: @escaping (Pipeline<Output>, PipelineSinkCore) -> SubscriptionBase?,
+        appendingPredicate: @escaping (Pipeline<Output>, @escaping (Output) throws -> Bool, SiteLiteral) -> Observable<Output>?,
+        site: SiteLiteral,
+        position: StagePosition,
+        stateSize: Int,
+        stateAlignment: Int,
+        sourceIsJust: Bool,
+        subscribeHandlers: @escaping (HandlersProducer<Output>, SubscribeHandlers<Output>) -> SubscriptionBase?,
+        _ subscribeObserver: @escaping (HandlersProducer<Output>, AnyObserver<Output>) -> SubscriptionBase?
+    ) {
+        self.pull = pull
+        self.prepareStates = prepareStates
+        self.subscribeSource = subscribeSource
+        self.appendingPredicate = appendingPredicate
+        self.position = position
+        self.stateSize = stateSize
+        self.stateAlignment = stateAlignment
+        self.sourceIsJust = sourceIsJust
+        super.init(kind: .stage, site: site, subscribeHandlers: subscribeHandlers, subscribeObserver)
+    }
+
+    /// The address given to steps whose state has no size: a value of a zero-sized
+    /// type occupies no memory and is never loaded or stored, so any non-null
+    /// address aligned for it will do (64 covers every alignment).
+    @inlinable
+    static var emptyState: UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: 64).unsafelyUnwrapped
+    }
+
+    /// Runs the whole pipeline during the call (its source is a `just`), with the
+    /// states on the stack, and passes its events to `emit`: at most one element
+    /// from the `just`'s element, then the end (for a step that emits at the end,
+    /// one that turns a failure into an element, one more element with it).
+    @inlinable
+    final func runOnJust(_ emit: (Event<Output>) -> Void) {
+        withStates { state in
+            let context = PipelineContext(state: state, sink: nil)
+            do {
+                // A non-nil input: the `just`'s element; nil: its completion.
+                if !Self.emit(try pull(self, context, UnsafeRawPointer(state), nil), emit) {
+                    _ = Self.emit(try pull(self, context, nil, nil), emit)
+                }
+            } catch {
+                emit(.error(error))
+            }
+        }
+    }
+
+    /// ``runOnJust(_:)``, collected: what the flatMap family forwards instead of
+    /// subscribing to an inner pipeline on a `just`.
+    @inlinable
+    final func runOnJust() -> PipelineRun<Output> {
+        var run = PipelineRun<Output>()
+        runOnJust { event in
+            switch event {
+            case .next(let element):
+                if run.first == nil {
+                    run.first = element
+                } else {
+                    run.second = element
+                }
+            case .error(let error):
+                run.error = error
+            case .completed:
+                break
+            }
+        }
+        return run
+    }
+
+    /// `subscribe(onNext:onError:onCompleted:onDisposed:)` on a pipeline whose
+    /// source is a `just`: the handlers are called during the call, in the order
+    /// a subscription would call them (`onDisposed` last), and nothing is left to
+    /// dispose, so no subscription object is made. An error without `onError` goes
+    /// to ``Hooks/defaultErrorHandler``, as on the general path.
+    @inlinable
+    final func runOnJust(
+        onNext: ((Output) -> Void)?,
+        onError: ((Swift.Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?
+    ) -> Disposable {
+        Trampoline.running {
+            runOnJust { event in
+                switch event {
+                case .next(let element):
+                    onNext?(element)
+                case .error(let error):
+                    Hooks.report(error, to: onError, callStack: onError == nil ? Hooks.recordedCallStack() ?? [] : [])
+                    onDisposed?()
+                case .completed:
+                    onCompleted?()
+                    onDisposed?()
+                }
+            }
+        }
+        return Disposables.create()
+    }
+
+    /// Passes `result` to `emit` as events; `true` if it ended the stream.
+    @inlinable
+    @inline(__always)
+    static func emit(_ result: StepResult<Output>, _ emit: (Event<Output>) -> Void) -> Bool {
+        switch result {
+        case .next(let element):
+            emit(.next(element))
+            return false
+        case .skip:
+            return false
+        case .last(let element):
+            emit(.next(element))
+            emit(.completed)
+        case .completed:
+            emit(.completed)
+        }
+        return true
+    }
+
+    /// Runs `body` with an initialised state block on the stack.
+    @inlinable
+    @inline(__always)
+    final func withStates(_ body: (UnsafeMutableRawPointer) -> Void) {
+        guard stateSize > 0 else {
+            body(Self.emptyState)
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: stateSize, alignment: stateAlignment) { buffer in
+            let state = buffer.baseAddress.unsafelyUnwrapped
+            prepareStates(self, state, true)
+            body(state)
+            prepareStates(self, state, false)
+        }
+    }
+}
+
+/// The events of a pipeline run on a `just` (``Pipeline/runOnJust()``): at most
+/// two elements (one from the `just`'s element, one from its end), then
+/// completion, or `error`.
+@usableFromInline
+struct PipelineRun<Output> {
+    @usableFromInline
+    var first: Output?
+    @usableFromInline
+    var second: Output?
+    @usableFromInline
+    var error: Swift.Error?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var hasElements: Bool {
+        first != nil
+    }
+
+    @inlinable
+    func forEachElement(_ body: (Output) -> Void) {
+        if let first {
+            body(first)
+            if let second {
+                body(second)
+            }
+        }
+    }
+}
+
+/// Where a stage's input comes from, decided when the stage is built.
+@usableFromInline
+enum StagePosition: UInt8 {
+    /// The first stage; its source is subscribed to. The first step runs in the
+    /// observer the source is given (``PipelineStage/receiveFromSource(_:_:)``),
+    /// which passes its result on.
+    case firstOnSource
+    /// The first stage; its source is a `just`, whose element is the input.
+    case firstOnJust
+    /// The second stage of a pipeline whose first stage is ``firstOnSource``: its
+    /// input is the first step's result, which it reads directly (one indirect
+    /// call per element fewer than asking the first stage).
+    case secondOnSource
+    /// Any other: asks the stage before it.
+    case later
+}
+
+/// One operator applied: its step, and the sequence it was applied to (the
+/// previous stage, or the pipeline's source). Immutable.
+@usableFromInline
+final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked Sendable {
+    @usableFromInline
+    let step: Step
+    @usableFromInline
+    let upstream: Observable<Step.Input>
+    /// Where this step's state lies in the state block.
+    @usableFromInline
+    let stateOffset: Int
+    /// The predicate of a `filter` applied right after this stage's operator:
+    /// it runs on what the step passes on, as the filter's own step would, but
+    /// in the same call. Without it `map { }.filter { }`, the most common
+    /// chain, cost a second call per element (`cold-range`: 178 against 133
+    /// instructions per element).
+    @usableFromInline
+    let predicate: (Step.Output) throws -> Bool
+    /// Whether ``predicate`` was given (it passes everything otherwise). Not an
+    /// optional closure: calling one loaded from a stored optional cost a retain
+    /// and a release of its context per element (`cold-range`, 187 → 163
+    /// instructions per element in `ripple-compare --instructions`).
+    @usableFromInline
+    let hasPredicate: Bool
+    /// Where that `filter` was applied.
+    @usableFromInline
+    let predicateSite: SiteLiteral
+
+    @inlinable
+    init(
+        _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral,
+        predicate: ((Step.Output) throws -> Bool)? = nil, predicateSite: SiteLiteral = .none
+    ) {
+        self.step = step
+        self.upstream = upstream
+        // Not `predicate ?? { _ in true }`: through the generic `??` the closure
+        // came back wrapped in two reabstraction thunks.
+        if let predicate {
+            self.predicate = predicate
+            hasPredicate = true
+        } else {
+            self.predicate = { _ in true }
+            hasPredicate = false
+        }
+        self.predicateSite = predicateSite
+        let previous: Pipeline<Step.Input>? = upstream.kind == .stage ? unsafeDowncast(upstream, to: Pipeline<Step.Input>.self) : nil
+        let sourceIsJust = previous?.sourceIsJust ?? (upstream.kind == .just)
+        let position: StagePosition
+        switch previous?.position {
+        case nil: position = sourceIsJust ? .firstOnJust : .firstOnSource
+        case .firstOnSource?: position = .secondOnSource
+        case _?: position = .later
+        }
+        // The state block holds the previous stages' states, then this step's.
+        let before = previous?.stateSize ?? 0
+        let size = MemoryLayout<Step.State>.size
+        let alignment = MemoryLayout<Step.State>.alignment
+        stateOffset = size == 0 ? before : (before + alignment - 1) / alignment * alignment
+        // The functions capture nothing: they receive the stage (one allocation
+        // per operator applied, see docs/Architecture.md).
+        super.init(
+            pull: { stage, context, input, failure in
+                try withBorrowed(stage, as: PipelineStage<Step>.self) { try $0.pullHere(context, input, failure, at: $0.position) }
+            },
+            prepareStates: { stage, state, initialize in
+                withBorrowed(stage, as: PipelineStage<Step>.self) { $0.prepare(state, initialize: initialize) }
+            },
+            subscribeSource: { stage, sink in
+                withBorrowed(stage, as: PipelineStage<Step>.self) { $0.subscribeFirst(sink) }
+            },
+            appendingPredicate: { stage, predicate, predicateSite in
+                withBorrowed(stage, as: PipelineStage<Step>.self) { stage in
+                    guard !stage.hasPredicate else { return nil }
+                    return PipelineStage(
+                        stage.step, after: stage.upstream, site: stage.siteLiteral, predicate: predicate, predicateSite: predicateSite)
+                }
+            },
+            site: site,
+            position: position,
+            stateSize: size == 0 ? before : stateOffset + size,
+            stateAlignment: max(previous?.stateAlignment ?? 1, alignment),
+            sourceIsJust: sourceIsJust,
+            subscribeHandlers: { stage, handlers in
+                withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(handlers) }
+            },
+            { stage, observer in
+                withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(observer) }
+            }
+        )
+    }
+
+    /// Every operator of the pipeline up to this stage, upstream first: the
+    /// subscription graph shows one node per operator (one subscription records
+    /// the whole pipeline, see ``SubscriptionRecorder``).
+    override var graphOperators: [SiteLiteral] {
+        let before = upstream.kind == .stage ? upstream.graphOperators : []
+        return before + (predicateSite.isNone ? [siteLiteral] : [siteLiteral, predicateSite])
+    }
+
+    /// This step's state in `context`'s state block.
+    @inlinable
+    @inline(__always)
+    func state(_ context: PipelineContext) -> UnsafeMutablePointer<Step.State> {
+        (context.state + stateOffset).assumingMemoryBound(to: Step.State.self)
+    }
+
+    /// This stage's step, then its predicate, on what the steps before it made
+    /// of one input.
+    @inlinable
+    @inline(__always)
+    func run(_ upstream: StepResult<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
+        try filtered(step.apply(upstream, &state(context).pointee, context), context)
+    }
+
+    /// The same for a failure before this stage.
+    @inlinable
+    @inline(__always)
+    func runFailure(_ error: Swift.Error, _ context: PipelineContext) throws -> StepResult<Step.Output> {
+        try filtered(step.applyFailure(error, &state(context).pointee, context), context)
+    }
+
+    /// The same for an event of the source (the first stage).
+    @inlinable
+    @inline(__always)
+    func run(_ event: Event<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
+        switch event {
+        case .next(let element): return try run(StepResult.next(element), context)
+        case .completed: return try run(StepResult.completed, context)
+        case .error(let error): return try runFailure(error, context)
+        }
+    }
+
+    /// `result` through ``predicate``, as through a `filter` step of its own.
+    @inlinable
+    @inline(__always)
+    func filtered(_ result: StepResult<Step.Output>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
+        guard hasPredicate else { return result }
+        switch result {
+        case .next(let element):
+            if context.isStopped { return .skip }
+            return try predicate(element) ? result : .skip
+        case .last(let element):
+            if context.isStopped { return .skip }
+            return try predicate(element) ? result : .completed
+        case .skip, .completed:
+            return result
+        }
+    }
+
+    /// The steps up to and including this one, on one input of the pipeline;
+    /// throws the stream's failure. The input depends on the pipeline's source:
+    ///
+    /// - a source subscribed to: the first step's result, computed by
+    ///   ``receiveFromSource(_:_:)``: `input` points to it (a `StepResult` of the
+    ///   first step's output), or `failure` is what the first step threw;
+    /// - a `just`: `input` is non-nil for its element, `nil` for its completion.
+    @inlinable
+    @inline(__always)
+    func pullHere(
+        _ context: PipelineContext, _ input: UnsafeRawPointer?, _ failure: Swift.Error?, at position: StagePosition
+    ) throws -> StepResult<Step.Output> {
+        let upstreamResult: StepResult<Step.Input>
+        switch position {
+        case .firstOnSource:
+            if let failure { throw failure }
+            return input.unsafelyUnwrapped.assumingMemoryBound(to: StepResult<Step.Output>.self).pointee
+        case .firstOnJust:
+            upstreamResult = input == nil ? .completed : .next(unsafeDowncast(upstream, to: JustProducer<Step.Input>.self).element)
+        case .secondOnSource:
+            if let failure {
+                return try runFailure(failure, context)
+            }
+            upstreamResult = input.unsafelyUnwrapped.assumingMemoryBound(to: StepResult<Step.Input>.self).pointee
+        case .later:
+            do {
+                upstreamResult = try withBorrowed(upstream, as: Pipeline<Step.Input>.self) { previous in
+                    try previous.pull(previous, context, input, failure)
+                }
+            } catch {
+                return try runFailure(error, context)
+            }
+        }
+        return try run(upstreamResult, context)
+    }
+
+    /// The source's observer, for the first stage: runs the first step on each
+    /// event and hands its result (or failure) to the sink's entry point.
+    /// Inlined into the observer closure: a call in between cost about 15
+    /// instructions per element.
+    @inlinable
+    @inline(__always)
+    static func receiveFromSource(_ event: Event<Step.Input>, _ sink: PipelineSinkCore) {
+        let context = sink.context
+        var result: StepResult<Step.Output>
+        do {
+            // Only the step inside the closure: with the rest in it too, the
+            // closure was not inlined (about 25 instructions per element).
+            result = try sink.withFirst(PipelineStage<Step>.self) { try $0.run(event, context) }
+        } catch {
+            sink.receive(sink, nil, error)
+            return
+        }
+        if case .skip = result { return }
+        // The result's address is only read during the call: no stack protector
+        // needed (it cost about 6 instructions per element).
+        _withUnprotectedUnsafePointer(to: &result) { sink.receive(sink, UnsafeRawPointer($0), nil) }
+    }
+
+    /// Initialises (`true`) or deinitialises (`false`) the states of the steps up
+    /// to and including this one in `state`.
+    @inlinable
+    func prepare(_ state: UnsafeMutableRawPointer, initialize: Bool) {
+        if MemoryLayout<Step.State>.size > 0 {
+            let pointer = (state + stateOffset).assumingMemoryBound(to: Step.State.self)
+            if initialize {
+                pointer.initialize(to: step.start())
+            } else {
+                pointer.deinitialize(count: 1)
+            }
+        }
+        if position == .later || position == .secondOnSource {
+            withBorrowed(upstream, as: Pipeline<Step.Input>.self) { previous in
+                if previous.stateSize > 0 {
+                    previous.prepareStates(previous, state, initialize)
+                }
+            }
+        }
+    }
+
+    /// Subscribes `sink` to the pipeline's source, through the first stage.
+    @inlinable
+    func subscribeFirst(_ sink: PipelineSinkCore) -> SubscriptionBase? {
+        guard position == .firstOnSource || position == .firstOnJust else {
+            return withBorrowed(upstream, as: Pipeline<Step.Input>.self) { previous in
+                previous.subscribeSource(previous, sink)
+            }
+        }
+        // Written before the source can send anything: the source publishes the
+        // observer with its own synchronisation.
+        sink.first = Unmanaged.passUnretained(self)
+        // The observer captures only the sink: no allocation.
+        return upstream.subscribeNested(sink: AnyObserver { event in
+            PipelineStage<Step>.receiveFromSource(event, sink)
+        })
+    }
+
+    /// `subscribe(observer)`, and every operator's subscription to this stage.
+    @inlinable
+    func connect(_ observer: AnyObserver<Step.Output>) -> SubscriptionBase? {
+        if sourceIsJust {
+            runOnJust { observer.on($0) }
+            return nil
+        }
+        return subscribeSink(observer)
+    }
+
+    /// `subscribe(onNext:onError:onCompleted:onDisposed:)`: the sink calls the
+    /// handlers itself.
+    @inlinable
+    func connect(_ handlers: SubscribeHandlers<Step.Output>) -> SubscriptionBase? {
+        Trampoline.running {
+            if sourceIsJust {
+                runOnJust { event in
+                    switch event {
+                    case .next(let element): handlers.next(element)
+                    case .error, .completed: handlers.finish(event)
+                    }
+                }
+                return nil
+            }
+            return subscribeSink(handlers)
+        }
+    }
+
+    /// The sink's entry point, when this stage is the last one (at `position`,
+    /// a constant in each caller): runs the steps after the first, then delivers.
+    /// Inlined into the entry point's closure.
+    @inlinable
+    @inline(__always)
+    static func receive<Downstream: PipelineDownstream>(
+        _ core: PipelineSinkCore, as downstream: Downstream.Type, _ input: UnsafeRawPointer?, _ failure: Swift.Error?,
+        at position: StagePosition
+    ) where Downstream.Element == Step.Output {
+        withBorrowed(core, as: PipelineSink<Step.Output, Downstream>.self) { sink in
+            let result: StepResult<Step.Output>
+            do {
+                result = try sink.withTail(PipelineStage<Step>.self) { stage in
+                    try stage.pullHere(sink.context, input, failure, at: position)
+                }
+            } catch {
+                sink.finish(.error(error))
+                return
+            }
+            sink.deliver(result)
+        }
+    }
+
+    /// The source's observer when this stage is the only one: the step runs and
+    /// its result is delivered in the same call (a pipeline of one step costs one
+    /// call per element, like an operator with a sink of its own).
+    @inlinable
+    @inline(__always)
+    static func receiveAlone<Downstream: PipelineDownstream>(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output, Downstream>)
+    where Downstream.Element == Step.Output {
+        let result: StepResult<Step.Output>
+        do {
+            result = try sink.withTail(PipelineStage<Step>.self) { try $0.run(event, sink.context) }
+        } catch {
+            sink.finish(.error(error))
+            return
+        }
+        sink.deliver(result)
+    }
+
+    /// The pipeline's one sink for this subscription; this stage's step runs in
+    /// its entry point. The entry point is chosen here, by the stage's position,
+    /// so that elements pay no dispatch on it.
+    @inlinable
+    func subscribeSink<Downstream: PipelineDownstream>(_ downstream: Downstream) -> SubscriptionBase
+    where Downstream.Element == Step.Output {
+        switch position {
+        case .firstOnSource:
+            let sink = PipelineSink(tail: self, downstream: downstream) { _, _, _ in }
+            sink.setUpstream(upstream.subscribeNested(sink: AnyObserver { event in
+                PipelineStage<Step>.receiveAlone(event, sink)
+            }))
+            return sink
+        case .secondOnSource:
+            let sink = PipelineSink(tail: self, downstream: downstream) { core, input, failure in
+                PipelineStage<Step>.receive(core, as: Downstream.self, input, failure, at: .secondOnSource)
+            }
+            sink.setUpstream(subscribeFirst(sink))
+            return sink
+        case .firstOnJust, .later:
+            let sink = PipelineSink(tail: self, downstream: downstream) { core, input, failure in
+                PipelineStage<Step>.receive(core, as: Downstream.self, input, failure, at: .later)
+            }
+            sink.setUpstream(subscribeFirst(sink))
+            return sink
+        }
+    }
+}
+
+// MARK: The sink
+
+/// Where the steps' results go: an operator's observer, or the handlers of
+/// `subscribe(onNext:...)`.
+@usableFromInline
+protocol PipelineDownstream {
+    associatedtype Element
+    func next(_ element: Element)
+    func finish(_ event: Event<Element>)
+}
+
+extension AnyObserver: PipelineDownstream {
+    @inlinable
+    func next(_ element: Element) {
+        on(.next(element))
+    }
+
+    @inlinable
+    func finish(_ event: Event<Element>) {
+        on(event)
+    }
+}
+
+extension SubscribeHandlers: PipelineDownstream {}
+
+/// The part of a pipeline's sink that the source's observer sees: that observer
+/// is compiled with the first step, which knows the pipeline's input type but not
+/// its output.
+@usableFromInline
+class PipelineSinkCore: SubscriptionBase, @unchecked Sendable {
+    /// The last stage's entry point: gets a pointer to the first step's result,
+    /// or what the first step threw (see ``PipelineStage/pullHere(_:_:_:)``).
+    @usableFromInline
+    let receive: (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void
+
+    /// The steps' states (``Pipeline/emptyState`` when none has one).
+    @usableFromInline
+    let state: UnsafeMutableRawPointer
+
+    /// The first stage. Set once, before the source is subscribed to; unretained:
+    /// the last stage, which the sink holds, holds it. Read without reference
+    /// counting (``withFirst(_:_:)``), once per element.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var first: Unmanaged<AnyObject>?
+
+    @inlinable
+    init(state: UnsafeMutableRawPointer, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
+        self.state = state
+        self.receive = receive
+        super.init()
+    }
+
+    @inlinable
+    final var context: PipelineContext {
+        PipelineContext(state: state, sink: Unmanaged.passUnretained(self))
+    }
+
+    /// Calls `body` with the first stage, as the `Stage` it is.
+    @inlinable
+    @inline(__always)
+    final func withFirst<Stage: AnyObject, Result>(_ type: Stage.Type, _ body: (Stage) throws -> Result) rethrows -> Result {
+        try first.unsafelyUnwrapped._withUnsafeGuaranteedRef { try withBorrowed($0, as: Stage.self, body) }
+    }
+}
+
+/// The one object a subscription to a pipeline creates (besides its state block,
+/// when a step has state): it runs every step, holds the last stage (which holds
+/// the others), delivers to `downstream`, and is the whole chain's subscription.
+@usableFromInline
+final class PipelineSink<Output, Downstream: PipelineDownstream>: PipelineSinkCore, @unchecked Sendable
+where Downstream.Element == Output {
+    @usableFromInline
+    let tail: Pipeline<Output>
+    /// ``tail``, for reading without reference counting once per element (a
+    /// load of ``tail`` cost a retain and a release per element: `cold-range`,
+    /// `ripple-compare --instructions`).
+    @usableFromInline
+    let unretainedTail: Unmanaged<Pipeline<Output>>
+    @usableFromInline
+    let downstream: Downstream
+
+    @inlinable
+    init(tail: Pipeline<Output>, downstream: Downstream, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
+        self.tail = tail
+        unretainedTail = Unmanaged.passUnretained(tail)
+        self.downstream = downstream
+        let state: UnsafeMutableRawPointer
+        if tail.stateSize > 0 {
+            state = .allocate(byteCount: tail.stateSize, alignment: tail.stateAlignment)
+            tail.prepareStates(tail, state, true)
+        } else {
+            state = Pipeline<Output>.emptyState
+        }
+        super.init(state: state, receive: receive)
+    }
+
+    /// Calls `body` with the last stage, as the `Stage` it is, without reference
+    /// counting (the sink holds it).
+    @inlinable
+    @inline(__always)
+    final func withTail<Stage: AnyObject, Result>(_ type: Stage.Type, _ body: (Stage) throws -> Result) rethrows -> Result {
+        try Unmanaged<Stage>.fromOpaque(unretainedTail.toOpaque())._withUnsafeGuaranteedRef(body)
+    }
+
+    deinit {
+        // Only here: an event on another thread may still be running the steps
+        // when the subscription is disposed.
+        if tail.stateSize > 0 {
+            tail.prepareStates(tail, state, false)
+            state.deallocate()
+        }
+    }
+
+    /// Passes the last step's result on: an element unless disposed, a terminal
+    /// event followed by the disposal of the whole chain.
+    @inlinable
+    @inline(__always)
+    final func deliver(_ result: StepResult<Output>) {
+        switch result {
+        case .next(let element):
+            if !isDisposed {
+                downstream.next(element)
+            }
+        case .skip:
+            return
+        case .last(let element):
+            if !isDisposed {
+                downstream.next(element)
+            }
+            finish(.completed)
+        case .completed:
+            finish(.completed)
+        }
+    }
+
+    /// Out of line: the cold path.
+    @inlinable
+    @inline(never)
+    final func finish(_ event: Event<Output>) {
+        if !isDisposed {
+            downstream.finish(event)
+        }
+        dispose()
+    }
+}

@@ -50,6 +50,12 @@ struct TransportRunState<Task> {
     private(set) var current: URLRequest
     /// Redirects followed so far.
     private(set) var redirects = 0
+    /// The current request was sent again after its connection was lost
+    /// (``resendAfterLostConnection()``): it is not sent a third time.
+    private(set) var resent = false
+    /// Disposed while running: the task is being cancelled, nothing more is
+    /// handed over (no redirect, no resend).
+    private(set) var cancelling = false
     /// Why the client stopped the transfer (a refused redirect, a response
     /// that is not HTTP, a timeout): reported instead of the transport's
     /// cancellation error.
@@ -79,7 +85,8 @@ struct TransportRunState<Task> {
     /// the run was neither disposed nor finished.
     var mayHandOver: Bool {
         switch phase {
-        case .starting, .running: return true
+        case .starting: return true
+        case .running: return !cancelling
         case .waiting, .finished, .disposed: return false
         }
     }
@@ -102,6 +109,7 @@ struct TransportRunState<Task> {
             phase = .disposed
             return .nothing
         case .running(let task):
+            cancelling = true
             return .cancel(task)
         case .finished, .disposed:
             return .nothing
@@ -116,6 +124,20 @@ struct TransportRunState<Task> {
         }
     }
 
+    /// The connection was lost before any byte of the response head arrived
+    /// (typically a kept-alive connection the server had closed): `true` to
+    /// send the current request once more, if its method is idempotent (RFC
+    /// 9110 §9.2.2), it was not resent already, and nothing stopped or
+    /// disposed the run. A second loss, a loss after the head, or a `POST`
+    /// ends in the error.
+    mutating func resendAfterLostConnection() -> Bool {
+        guard !resent, stopReason == nil, mayHandOver,
+            HTTPMethod(rawValue: current.httpMethod ?? "GET").isIdempotent
+        else { return false }
+        resent = true
+        return true
+    }
+
     /// What `policy` says a response head with `status` leads to: a followed
     /// redirect becomes the current request, a refused one the stop reason.
     mutating func redirect(by policy: RedirectPolicy, status: Int, location: String?, responseURL: URL?) -> RedirectPolicy.Decision {
@@ -124,6 +146,7 @@ struct TransportRunState<Task> {
         case .follow(let next):
             current = next
             redirects += 1
+            resent = false
         case .fail(let error):
             stopReason = error
         case .deliver:

@@ -145,6 +145,73 @@ final class TransportConformanceTests: HTTPTestCase {
         }
     }
 
+    /// The requests the server received for `target` (path and query).
+    func received(_ target: String) -> Int {
+        server.receivedRequests.filter { $0.target == target }.count
+    }
+
+    /// Whether the transport under test sends an idempotent request once
+    /// more when its connection closes before any byte of the response.
+    /// `AsyncHTTPClientTransport` does, whatever the connection.
+    /// FoundationNetworking (libcurl) does only on a kept-alive connection it
+    /// reused, never on a new one (these tests' server closes every
+    /// connection): there it fails at once ("Empty reply from server").
+    /// Darwin's URLSession is not pinned here.
+    var resendsOnANewConnection: Bool? {
+        switch kind {
+        case .asyncHTTPClient: return true
+        case .urlSession, .none:
+            #if canImport(FoundationNetworking)
+            return false
+            #else
+            return nil
+            #endif
+        }
+    }
+
+    func testAnIdempotentRequestIsSentOnceMoreWhenItsConnectionIsLostBeforeTheResponse() throws {
+        try forEachTransport {
+            guard let resends = resendsOnANewConnection else { return }
+            for method in ["GET", "HEAD", "PUT", "DELETE"] {
+                var request = URLRequest(url: url("/once/head?m=\(method)"))
+                request.httpMethod = method
+                let result = try XCTUnwrap(outcome(of: client().send(request), timeout: 10))
+                if resends {
+                    XCTAssertEqual(try result.get().statusCode, 200, method)
+                    XCTAssertEqual(received("/once/head?m=\(method)"), 2, "\(method): sent, lost, sent again")
+                } else {
+                    XCTAssertEqual(httpError(result)?.urlError?.code, .networkConnectionLost, method)
+                    XCTAssertEqual(received("/once/head?m=\(method)"), 1, method)
+                }
+            }
+        }
+    }
+
+    func testARequestLostTwiceBeforeTheResponseFailsAfterOneResend() throws {
+        try forEachTransport {
+            guard let resends = resendsOnANewConnection else { return }
+            XCTAssertEqual(transportError(client().get(url("/cut/head?twice"))), .networkConnectionLost)
+            XCTAssertEqual(received("/cut/head?twice"), resends ? 2 : 1)
+        }
+    }
+
+    func testAPostLostBeforeTheResponseIsNotSentAgain() throws {
+        try forEachTransport {
+            var request = URLRequest(url: url("/once/head?post"))
+            request.httpMethod = "POST"
+            request.httpBody = Data("x=1".utf8)
+            XCTAssertEqual(transportError(client().send(request)), .networkConnectionLost)
+            XCTAssertEqual(received("/once/head?post"), 1, "a POST is never repeated by the transport")
+        }
+    }
+
+    func testARequestLostAfterTheResponseHeadIsNotSentAgain() throws {
+        try forEachTransport {
+            XCTAssertEqual(transportError(client().get(url("/once/body?get"))), .networkConnectionLost)
+            XCTAssertEqual(received("/once/body?get"), 1, "the response had begun: no resend")
+        }
+    }
+
     func testAHeaderBlockCutShortIsALostConnection() throws {
         var tested = 0
         try forEachTransport {

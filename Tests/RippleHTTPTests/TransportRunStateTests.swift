@@ -47,6 +47,29 @@ final class TransportRunStateTests: RippleTestCase {
         XCTAssertTrue(state.releaseSlot())
     }
 
+    func testALostConnectionResendsAnIdempotentRequestOnceAndNeverAfterADisposeOrForAPost() {
+        var state = TransportRunState<Int>(request: request)
+        XCTAssertTrue(state.granted())
+        XCTAssertTrue(state.handedOver(1))
+        XCTAssertTrue(state.resendAfterLostConnection(), "a GET goes once more")
+        XCTAssertTrue(state.handedOver(2))
+        XCTAssertFalse(state.resendAfterLostConnection(), "not a third time")
+
+        var post = request
+        post.httpMethod = "POST"
+        var posting = TransportRunState<Int>(request: post)
+        XCTAssertTrue(posting.granted())
+        XCTAssertTrue(posting.handedOver(1))
+        XCTAssertFalse(posting.resendAfterLostConnection(), "a POST is not repeated")
+
+        var disposed = TransportRunState<Int>(request: request)
+        XCTAssertTrue(disposed.granted())
+        XCTAssertTrue(disposed.handedOver(1))
+        guard case .cancel(1) = disposed.dispose() else { return XCTFail("the task in flight is cancelled") }
+        XCTAssertFalse(disposed.resendAfterLostConnection(), "nothing is sent after a dispose")
+        XCTAssertFalse(disposed.handedOver(2), "nor handed over (a redirect)")
+    }
+
     func testADisposeWhileRunningCancelsTheTaskAndItsEndFinishesTheRun() {
         var state = TransportRunState<Int>(request: request)
         XCTAssertTrue(state.granted())

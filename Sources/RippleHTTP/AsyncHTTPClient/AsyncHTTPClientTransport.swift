@@ -43,6 +43,11 @@ import NIOSSL
 ///   is not HTTP `.badServerResponse`, a timeout `.timedOut`, a TLS failure
 ///   `.secureConnectionFailed`, an unknown host `.cannotFindHost`. No server
 ///   response, however broken, crashes the process.
+/// - **A lost connection.** A connection that closes before any byte of
+///   the response (a kept-alive connection the server closed while idle)
+///   sends an idempotent request (`GET`, `HEAD`, `OPTIONS`, `PUT`,
+///   `DELETE`, `TRACE`) once more; a second loss, a `POST` or `PATCH`, or a
+///   loss after the response head fails with `.networkConnectionLost`.
 /// - ``stream(_:whenStarted:)`` delivers the body as it arrives.
 /// - gzip and deflate bodies are decompressed, as `URLSession` does.
 ///
@@ -81,9 +86,9 @@ public final class AsyncHTTPClientTransport: HTTPClient, @unchecked Sendable {
     ///   - configuration: AsyncHTTPClient's configuration (TLS, proxy,
     ///     connect timeout, HTTP version, ...). The transport sets three of
     ///     its fields: redirects are not followed by AsyncHTTPClient (Ripple
-    ///     follows them by `redirectPolicy`), a failed connection is not
-    ///     retried silently (it fails the request, for a ``RetryPolicy`` to
-    ///     decide), and bodies are decompressed.
+    ///     follows them by `redirectPolicy`), a connection that cannot be
+    ///     established is not retried silently (it fails the request, for a
+    ///     ``RetryPolicy`` to decide), and bodies are decompressed.
     ///   - eventLoopGroup: the SwiftNIO threads (by default AsyncHTTPClient's
     ///     shared group).
     ///   - maximumResponseBodySize: the largest body accepted (32 MiB).
@@ -243,6 +248,9 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
     /// own body has been read.
     private var redirectTarget: URLRequest?
     private var lastActivity = NIODeadline.now()
+    /// A response head arrived for the current request (a connection lost
+    /// after it is never a reason to send the request again).
+    private var headArrived = false
     private var idleCheck: Scheduled<Void>?
 
     private let transport: AsyncHTTPClientTransport
@@ -291,6 +299,7 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let (decision, url) = run.withLock { state in
             lastActivity = .now()
+            headArrived = true
             let decision = state.redirect(
                 by: transport.redirectPolicy, status: Int(head.status.code), location: head.headers.first(name: "Location"),
                 responseURL: state.current.url)
@@ -328,17 +337,45 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
     }
 
     func didReceiveError(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ error: Error) {
-        let url = run.withLock { state in
+        let (url, resend) = run.withLock { state -> (URL?, URLRequest?) in
             redirectTarget = nil
-            return state.current.url
+            // Lost before any byte of the response (a kept-alive connection
+            // the server had closed): an idempotent request goes once more,
+            // on a connection the pool opens or still trusts, as URLSession
+            // does.
+            if !headArrived, AsyncHTTPClientRun.isLostBeforeResponse(error), state.resendAfterLostConnection() {
+                cancelIdleCheck()
+                return (state.current.url, state.current)
+            }
+            return (state.current.url, nil)
+        }
+        if let resend {
+            _ = execute(resend)
+            return
         }
         finish(AsyncHTTPClientTransport.transportFailure(error, url: url))
+    }
+
+    /// `error` says the connection closed or reset with no response byte read
+    /// (a header block cut short is an `HTTPParserError`: not this).
+    static func isLostBeforeResponse(_ error: Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError:
+            return error == .remoteConnectionClosed || error == .uncleanShutdown
+        case let error as ChannelError:
+            return error == .ioOnClosedChannel || error == .eof || error == .alreadyClosed || error == .outputClosed
+        case let error as IOError:
+            return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        default:
+            return false
+        }
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
         let next = run.withLock { state -> URLRequest? in
             defer { redirectTarget = nil }
             cancelIdleCheck()
+            headArrived = false
             return state.stopReason == nil ? redirectTarget : nil
         }
         if let next {

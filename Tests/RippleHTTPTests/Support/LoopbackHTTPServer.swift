@@ -22,6 +22,9 @@ import Darwin
 /// - `GET /text`: a plain-text body that is not JSON;
 /// - `* /cut/body`, `* /cut/head`: a connection closed mid-body or before any
 ///   response;
+/// - `* /once/head`, `* /once/body` (any query): the first request for a
+///   target is cut like `/cut/head` or `/cut/body`, the next ones answer
+///   `200` `ok`;
 /// - `GET /bytes?n=<count>&ms=<delay>&length=none&status=<code>&drip_ms=<gap>`:
 ///   `count` bytes, optionally late, without `Content-Length`, with another
 ///   status, or in 64 KiB pieces `gap` ms apart;
@@ -113,6 +116,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var activeRequests = 0
     private var mostActiveRequests = 0
     private var connections = 0
+    /// The `/once/...` targets already cut.
+    private var cutTargets: Set<String> = []
 
     /// A server on `host` (a loopback address: `127.0.0.2` is a second host
     /// on the same machine, another origin for redirect tests).
@@ -286,7 +291,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         }
         defer { finished() }
         record(.received(request.path))
-        let response = LoopbackHTTPServer.route(request)
+        var response = LoopbackHTTPServer.route(request)
+        if request.path.hasPrefix("/once/") {
+            condition.lock()
+            if !cutTargets.insert(request.target).inserted { response.cut = nil }
+            condition.unlock()
+        }
         if response.delay > 0, !waitWatchingForClose(fd, seconds: response.delay) {
             record(.clientClosed(request.path))
             return
@@ -472,6 +482,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return CannedResponse(status: 200, writer: { connection in
                 _ = connection.write("HTTP/1.1 200 OK\r\nContent-Le")
             })
+        case (_, "once") where segments.count == 2:
+            // Cut the first time only (see `handle`).
+            return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok".utf8), cut: segments[1] == "body" ? .midBody : .beforeResponse)
         case (_, "cut"):
             // `/cut/body`: half the promised body, then the connection closes;
             // `/cut/head`: closed before any response.

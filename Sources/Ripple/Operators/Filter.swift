@@ -10,7 +10,7 @@ extension ObservableType {
     /// ```
     ///
     /// Next to other synchronous operators (`map`, `take`, `scan`, ...) it runs in
-    /// one pipeline with them (see ``PipelineStep``), with the same results,
+    /// one pipeline with them (see <doc:Architecture>), with the same results,
     /// errors and disposal as the separate operators; right after one of them it
     /// runs in that operator's stage, in the same call per element.
     ///

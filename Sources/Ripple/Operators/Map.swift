@@ -10,7 +10,7 @@ extension ObservableType {
     /// ```
     ///
     /// Next to other synchronous operators (`filter`, `take`, `scan`, ...) it runs
-    /// in one pipeline with them (see ``PipelineStep``): one object per
+    /// in one pipeline with them (see <doc:Architecture>): one object per
     /// subscription for the whole chain, with the same results, errors and
     /// disposal as the separate operators.
     ///

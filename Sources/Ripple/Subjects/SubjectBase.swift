@@ -743,8 +743,9 @@ struct DeliveryTurn {
 enum ThrottleWaits {
     private static let edges = LockedState<[UInt: UInt]>([:])
 
-    /// How many waits ran into the time limit without the queue having shrunk
-    /// since they began (the owner made no progress), since the process started.
+    /// How many waits ran into the time limit with the owner's progress count
+    /// unchanged since they began (the owner made no progress), since the
+    /// process started.
     /// A figure for tests that check throughput without a clock: it is the
     /// signature of the stall the cycle rule prevents (two queues feeding each
     /// other from two threads, each thread waiting for the other: every wait ran

@@ -20,6 +20,10 @@ extension ObservableType {
 
     /// When the source fails, sends `element` and completes.
     ///
+    /// Elements and completion pass through unchanged. The same as
+    /// `catch { _ in .just(element) }`: the failed source's subscription is
+    /// disposed after `element` and the completion are delivered. Never fails.
+    ///
     /// ```
     /// source:               --1--2--#
     /// catchAndReturn(0):    --1--2--(0|)
@@ -27,9 +31,9 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        // `catch { _ in .just(element) }`, with the element stored in the
-        // producer instead of captured by a closure (a context allocation).
-        asObservable().catching(site: SiteLiteral("catchAndReturn", file, line), element) { element, _ in .just(element) }
+        // A step of the pipeline (docs/Architecture.md): with the operators
+        // around it, it runs in the chain's one sink.
+        appending(CatchAndReturnStep(element: element), site: SiteLiteral("catchAndReturn", file, line))
     }
 
     /// Subscribes to the sequences of `sequence` one after the other, moving on
@@ -59,8 +63,8 @@ extension ObservableType {
 extension Observable {
     /// `catch`: on the source's error, continues with `replacement(value, error)`.
     ///
-    /// `value` is what the replacement is made from (the handler of `catch`, the
-    /// element of `catchAndReturn`), stored in the observable (a ``ValueProducer``)
+    /// `value` is what the replacement is made from (the handler of `catch`),
+    /// stored in the observable (a ``ValueProducer``)
     /// with the source, so that `replacement` and the subscription function
     /// capture nothing: one allocation per operator, and one (the sink) per
     /// subscription.
@@ -79,7 +83,31 @@ extension Observable {
     }
 }
 
-/// The parameters of `catch` and `catchAndReturn` (see
+/// The step of `catchAndReturn`: elements and completion pass through; a
+/// failure (of the source or of a step before it) becomes `element`, then
+/// completion.
+@usableFromInline
+struct CatchAndReturnStep<Element>: PipelineStep {
+    @usableFromInline
+    let element: Element
+
+    @inlinable
+    init(element: Element) {
+        self.element = element
+    }
+
+    @inlinable
+    func next(_ input: Element, _ state: inout Void) -> StepResult<Element> {
+        .next(input)
+    }
+
+    @inlinable
+    func fail(_ error: Swift.Error, _ state: inout Void) -> StepResult<Element> {
+        .last(element)
+    }
+}
+
+/// The parameters of `catch` (see
 /// ``Observable/catching(site:_:_:)``): the source and what makes the replacement.
 @usableFromInline
 struct CatchOperator<Element, Value> {

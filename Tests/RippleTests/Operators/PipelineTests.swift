@@ -242,47 +242,42 @@ final class PipelineTests: RippleTestCase {
         subscription.dispose()
     }
 
-    /// A closure that disposes the subscription stops the steps after it, as each
-    /// separate sink checks its disposed flag first.
-    func testAStepThatDisposesTheSubscriptionStopsTheStepsAfterIt() {
+    /// Subscribes `rest` applied to a `map` that disposes the subscription on 2,
+    /// sends 1, 2, 3 and returns what was logged (`log` is given to `rest`).
+    private func disposingOnTwo(_ rest: (Observable<Int>, Recorder<String>) -> Observable<Int>) -> (log: [String], subject: PublishSubject<Int>) {
         let subject = PublishSubject<Int>()
         let log = Recorder<String>()
         var subscription: Disposable?
-        subscription = subject
-            .map { value -> Int in
-                log.append("map \(value)")
-                if value == 2 { subscription?.dispose() }
-                return value
-            }
-            .filter { log.append("filter \($0)"); return true }
+        let disposing = subject.map { value -> Int in
+            log.append("map \(value)")
+            if value == 2 { subscription?.dispose() }
+            return value
+        }
+        subscription = rest(disposing, log)
             .subscribe(onNext: { log.append("next \($0)") }, onDisposed: { log.append("disposed") })
         subject.onNext(1)
         subject.onNext(2)
         subject.onNext(3)
-        XCTAssertEqual(log.values, ["map 1", "filter 1", "next 1", "map 2", "disposed"])
+        return (log.values, subject)
+    }
+
+    /// A closure that disposes the subscription stops the steps after it, as each
+    /// separate sink checks its disposed flag first.
+    func testAStepThatDisposesTheSubscriptionStopsTheStepsAfterIt() {
+        let (log, subject) = disposingOnTwo { chain, log in chain.filter { log.append("filter \($0)"); return true } }
+        XCTAssertEqual(log, ["map 1", "filter 1", "next 1", "map 2", "disposed"])
         XCTAssertFalse(subject.hasObservers)
     }
 
     /// The same through stages that do not join (each step runs in a stage of
     /// its own): no step after the disposing closure runs.
     func testAStepThatDisposesTheSubscriptionStopsTheLaterStages() {
-        let subject = PublishSubject<Int>()
-        let log = Recorder<String>()
-        var subscription: Disposable?
-        subscription = subject
-            .map { value -> Int in
-                log.append("map \(value)")
-                if value == 2 { subscription?.dispose() }
-                return value
-            }
-            .take(5)
-            .scan(0) { log.append("scan \($1)"); return $0 + $1 }
-            .map { value -> Int in log.append("second map \(value)"); return value }
-            .subscribe(onNext: { log.append("next \($0)") }, onDisposed: { log.append("disposed") })
-        subject.onNext(1)
-        subject.onNext(2)
-        subject.onNext(3)
-        XCTAssertEqual(log.values, ["map 1", "scan 1", "second map 1", "next 1", "map 2", "disposed"])
+        let (log, subject) = disposingOnTwo { chain, log in
+            chain.take(5)
+                .scan(0) { log.append("scan \($1)"); return $0 + $1 }
+                .map { value -> Int in log.append("second map \(value)"); return value }
+        }
+        XCTAssertEqual(log, ["map 1", "scan 1", "second map 1", "next 1", "map 2", "disposed"])
         XCTAssertFalse(subject.hasObservers)
     }
 

@@ -15,9 +15,9 @@ extension ObservableType {
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Accumulate> {
-        scan(into: seed, accumulator: { accumulate, element in
-            accumulate = try accumulator(accumulate, element)
-        }, file: file, line: line)
+        // A step of its own rather than `scan(into:)` with a closure around
+        // `accumulator`: that closure's context was one more object per `scan`.
+        appending(ScanStep(seed: seed, accumulator: accumulator), site: SiteLiteral("scan", file, line))
     }
 
     /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the
@@ -28,14 +28,42 @@ extension ObservableType {
         into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Accumulate> {
-        appending(ScanStep(seed: seed, accumulator: accumulator), site: SiteLiteral("scan", file, line))
+        appending(ScanIntoStep(seed: seed, accumulator: accumulator), site: SiteLiteral("scan", file, line))
     }
 }
 
-/// The step of `scan` (see ``PipelineStep``): its state is the accumulated
-/// value, a copy of the seed for each subscription.
+/// The step of `scan(_:accumulator:)` (see ``PipelineStep``): its state is the
+/// accumulated value, a copy of the seed for each subscription, replaced by what
+/// `accumulator` returns (unchanged when it throws).
 @usableFromInline
 struct ScanStep<Element, Accumulate>: PipelineStep {
+    @usableFromInline
+    let seed: Accumulate
+    @usableFromInline
+    let accumulator: (Accumulate, Element) throws -> Accumulate
+
+    @inlinable
+    init(seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate) {
+        self.seed = seed
+        self.accumulator = accumulator
+    }
+
+    @inlinable
+    func start() -> Accumulate {
+        seed
+    }
+
+    @inlinable
+    func next(_ element: Element, _ accumulate: inout Accumulate) throws -> StepResult<Accumulate> {
+        accumulate = try accumulator(accumulate, element)
+        return .next(accumulate)
+    }
+}
+
+/// The step of `scan(into:accumulator:)`: the same, with an accumulator that
+/// changes the accumulated value in place.
+@usableFromInline
+struct ScanIntoStep<Element, Accumulate>: PipelineStep {
     @usableFromInline
     let seed: Accumulate
     @usableFromInline

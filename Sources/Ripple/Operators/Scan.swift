@@ -17,7 +17,7 @@ extension ObservableType {
     ) -> Observable<Accumulate> {
         // A step of its own rather than `scan(into:)` with a closure around
         // `accumulator`: that closure's context was one more object per `scan`.
-        appending(ScanStep(seed: seed, accumulator: accumulator), site: SiteLiteral("scan", file, line))
+        appending(ScanStep(seed: seed, accumulator: .returning(accumulator)), site: SiteLiteral("scan", file, line))
     }
 
     /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the
@@ -28,22 +28,30 @@ extension ObservableType {
         into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Accumulate> {
-        appending(ScanIntoStep(seed: seed, accumulator: accumulator), site: SiteLiteral("scan", file, line))
+        appending(ScanStep(seed: seed, accumulator: .inPlace(accumulator)), site: SiteLiteral("scan", file, line))
     }
 }
 
-/// The step of `scan(_:accumulator:)` (see ``PipelineStep``): its state is the
-/// accumulated value, a copy of the seed for each subscription, replaced by what
-/// `accumulator` returns (unchanged when it throws).
+/// The step of `scan` (see ``PipelineStep``): its state is the accumulated
+/// value, a copy of the seed for each subscription, which the accumulator
+/// replaces or changes in place (unchanged when it throws).
 @usableFromInline
 struct ScanStep<Element, Accumulate>: PipelineStep {
+    /// The accumulator in the form it was given: stored as it is, since wrapping
+    /// one form in the other took a closure context, an object per `scan`.
+    @usableFromInline
+    enum Accumulator {
+        case returning((Accumulate, Element) throws -> Accumulate)
+        case inPlace((inout Accumulate, Element) throws -> Void)
+    }
+
     @usableFromInline
     let seed: Accumulate
     @usableFromInline
-    let accumulator: (Accumulate, Element) throws -> Accumulate
+    let accumulator: Accumulator
 
     @inlinable
-    init(seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate) {
+    init(seed: Accumulate, accumulator: Accumulator) {
         self.seed = seed
         self.accumulator = accumulator
     }
@@ -55,34 +63,12 @@ struct ScanStep<Element, Accumulate>: PipelineStep {
 
     @inlinable
     func next(_ element: Element, _ accumulate: inout Accumulate) throws -> StepResult<Accumulate> {
-        accumulate = try accumulator(accumulate, element)
-        return .next(accumulate)
-    }
-}
-
-/// The step of `scan(into:accumulator:)`: the same, with an accumulator that
-/// changes the accumulated value in place.
-@usableFromInline
-struct ScanIntoStep<Element, Accumulate>: PipelineStep {
-    @usableFromInline
-    let seed: Accumulate
-    @usableFromInline
-    let accumulator: (inout Accumulate, Element) throws -> Void
-
-    @inlinable
-    init(seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void) {
-        self.seed = seed
-        self.accumulator = accumulator
-    }
-
-    @inlinable
-    func start() -> Accumulate {
-        seed
-    }
-
-    @inlinable
-    func next(_ element: Element, _ accumulate: inout Accumulate) throws -> StepResult<Accumulate> {
-        try accumulator(&accumulate, element)
+        switch accumulator {
+        case .returning(let accumulator):
+            accumulate = try accumulator(accumulate, element)
+        case .inPlace(let accumulator):
+            try accumulator(&accumulate, element)
+        }
         return .next(accumulate)
     }
 }

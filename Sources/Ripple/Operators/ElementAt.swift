@@ -10,45 +10,46 @@ extension ObservableType {
     /// element(at: 1): -----(b|)
     /// element(at: 5): -----------#   (argumentOutOfRange)
     /// ```
+    @inlinable
+    @inline(never)
     public func element(at index: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         guard index >= 0 else { return .error(RxError.argumentOutOfRange("element(at:)", "index", index, minimum: 0)) }
-        let source = asObservable()
-        return Producer(site: SiteLiteral("element", file, line)) { observer in
-            let sink = ElementAtSink(index: index, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        return appending(ElementAtStep(index: index), site: SiteLiteral("element", file, line))
     }
 }
 
-final class ElementAtSink<Element>: Sink<Element>, @unchecked Sendable {
-    /// Only touched by serialized upstream events.
-    private var remaining: Int
-    private let index: Int
+/// The step of `element(at:)` (see ``PipelineStep``): its state is how many
+/// elements are still to be dropped.
+@usableFromInline
+struct ElementAtStep<Element>: PipelineStep {
+    @usableFromInline
+    let index: Int
 
-    init(index: Int, observer: AnyObserver<Element>) {
-        remaining = index
+    @inlinable
+    init(index: Int) {
         self.index = index
-        super.init(observer: observer)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            if remaining == 0 {
-                forwardNext(element)
-                forwardCompleted()
-            } else {
-                remaining -= 1
-            }
-        case .error:
-            forwardTerminal(event)
-        case .completed:
-            let received = index - remaining
-            forwardError(RxError.argumentOutOfRange(RxError.OutOfRangeArgument(
-                operation: "element(at:)", name: "index", value: index,
-                requirement: "the sequence completed after \(received) element\(received == 1 ? "" : "s")"
-            )))
+    @inlinable
+    func start() -> Int {
+        index
+    }
+
+    @inlinable
+    func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
+        if remaining == 0 {
+            return .last(element)
         }
+        remaining -= 1
+        return .skip
+    }
+
+    @inlinable
+    func complete(_ remaining: inout Int) throws -> StepResult<Element> {
+        let received = index - remaining
+        throw RxError.argumentOutOfRange(RxError.OutOfRangeArgument(
+            operation: "element(at:)", name: "index", value: index,
+            requirement: "the sequence completed after \(received) element\(received == 1 ? "" : "s")"
+        ))
     }
 }

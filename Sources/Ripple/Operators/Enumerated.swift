@@ -11,44 +11,29 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func enumerated(file: StaticString = #fileID, line: UInt = #line) -> Observable<(index: Int, element: Element)> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("enumerated", file, line)) { observer in
-            let sink = EnumeratedSink(observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        appending(EnumeratedStep(), site: SiteLiteral("enumerated", file, line))
     }
 }
 
+/// The step of `enumerated` (see ``PipelineStep``): its state is the next index.
 @usableFromInline
-final class EnumeratedSink<Element>: Sink<(index: Int, element: Element)>, @unchecked Sendable {
-    /// Only touched by serialized upstream events.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var index = 0
+struct EnumeratedStep<Element>: PipelineStep {
+    @inlinable
+    init() {}
 
     @inlinable
-    override init(observer: AnyObserver<(index: Int, element: Element)>) {
-        super.init(observer: observer)
+    func start() -> Int {
+        0
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            let current = index
-            let (next, overflow) = current.addingReportingOverflow(1)
-            if overflow {
-                forwardError(RxError.overflow)
-                return
-            }
-            index = next
-            forwardNext((current, element))
-        case .error(let error):
-            forwardError(error)
-        case .completed:
-            forwardCompleted()
+    func next(_ element: Element, _ index: inout Int) throws -> StepResult<(index: Int, element: Element)> {
+        let current = index
+        let (next, overflow) = current.addingReportingOverflow(1)
+        if overflow {
+            throw RxError.overflow
         }
+        index = next
+        return .next((current, element))
     }
 }

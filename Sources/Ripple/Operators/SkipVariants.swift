@@ -37,12 +37,7 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func skip(while predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("skip", file, line)) { observer in
-            let sink = SkipWhileSink(predicate: predicate, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        appending(SkipWhileStep(predicate: predicate), site: SiteLiteral("skip", file, line))
     }
 
     /// Drops the source's elements until `other` sends an element; passes on the
@@ -124,42 +119,30 @@ final class SkipTimeSink<Element>: Sink<Element>, @unchecked Sendable {
     }
 }
 
+/// The step of `skip(while:)` (see ``PipelineStep``): its state says whether
+/// an element has failed the predicate yet; from that element on, everything
+/// passes without calling it.
 @usableFromInline
-final class SkipWhileSink<Element>: Sink<Element>, @unchecked Sendable {
+struct SkipWhileStep<Element>: PipelineStep {
     @usableFromInline
     let predicate: (Element) throws -> Bool
-    /// Only touched by serialized upstream events.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var isPassing = false
 
     @inlinable
-    init(predicate: @escaping (Element) throws -> Bool, observer: AnyObserver<Element>) {
+    init(predicate: @escaping (Element) throws -> Bool) {
         self.predicate = predicate
-        super.init(observer: observer)
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            if isPassing {
-                forwardNext(element)
-                return
-            }
-            guard !isDisposed else { return }
-            do {
-                isPassing = try !predicate(element)
-            } catch {
-                forwardError(error)
-                return
-            }
-            if isPassing {
-                forwardNext(element)
-            }
-        case .error, .completed:
-            forwardTerminal(event)
+    func start() -> Bool {
+        false
+    }
+
+    @inlinable
+    func next(_ element: Element, _ isPassing: inout Bool) throws -> StepResult<Element> {
+        if !isPassing {
+            isPassing = try !predicate(element)
         }
+        return isPassing ? .next(element) : .skip
     }
 }
 

@@ -51,8 +51,12 @@ extension ObservableType {
     /// take(while: { $0 < 3 }, behavior: .inclusive):   --1--2--(5|)
     /// ```
     @inlinable
+    @inline(never)
     public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        take(until: { try !predicate($0) }, behavior: behavior, file: file, line: line)
+        appending(
+            TakeUntilPredicateStep(predicate: predicate, stopsWhen: false, inclusive: behavior == .inclusive),
+            site: SiteLiteral("take", file, line)
+        )
     }
 
     /// Passes on elements until `predicate` returns `true`; then completes
@@ -69,12 +73,10 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("take", file, line)) { observer in
-            let sink = TakeUntilPredicateSink(predicate: predicate, inclusive: behavior == .inclusive, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        appending(
+            TakeUntilPredicateStep(predicate: predicate, stopsWhen: true, inclusive: behavior == .inclusive),
+            site: SiteLiteral("take", file, line)
+        )
     }
 
     /// Passes on the source's elements until `other` sends its first element;
@@ -168,43 +170,34 @@ final class TakeUntilSink<Element>: SerializingSink<Void, Element>, @unchecked S
     }
 }
 
+/// The step of `take(while:)` and `take(until:)` (see ``PipelineStep``): passes
+/// elements on until `predicate` returns `stopsWhen`, then completes (passing
+/// that element on first when `inclusive`).
 @usableFromInline
-final class TakeUntilPredicateSink<Element>: Sink<Element>, @unchecked Sendable {
+struct TakeUntilPredicateStep<Element>: PipelineStep {
     @usableFromInline
     let predicate: (Element) throws -> Bool
+    /// The predicate's answer that ends the sequence: `false` for `take(while:)`,
+    /// `true` for `take(until:)` (one step for both, without a closure around
+    /// the predicate to negate it).
+    @usableFromInline
+    let stopsWhen: Bool
     @usableFromInline
     let inclusive: Bool
 
     @inlinable
-    init(predicate: @escaping (Element) throws -> Bool, inclusive: Bool, observer: AnyObserver<Element>) {
+    init(predicate: @escaping (Element) throws -> Bool, stopsWhen: Bool, inclusive: Bool) {
         self.predicate = predicate
+        self.stopsWhen = stopsWhen
         self.inclusive = inclusive
-        super.init(observer: observer)
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            let stop: Bool
-            do {
-                stop = try predicate(element)
-            } catch {
-                forwardError(error)
-                return
-            }
-            if !stop {
-                forwardNext(element)
-                return
-            }
-            if inclusive {
-                forwardNext(element)
-            }
-            forwardCompleted()
-        case .error, .completed:
-            forwardTerminal(event)
+    func next(_ element: Element, _ state: inout Void) throws -> StepResult<Element> {
+        if try predicate(element) != stopsWhen {
+            return .next(element)
         }
+        return inclusive ? .last(element) : .completed
     }
 }
 

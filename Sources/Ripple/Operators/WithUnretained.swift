@@ -9,16 +9,13 @@ extension ObservableType {
     /// source:                                  --1--------2--------3--
     /// withUnretained(self) { ($0.name, $1) }:  --("a",1)--("a",2)--|    (self gone before 3)
     /// ```
+    @inlinable
+    @inline(never)
     public func withUnretained<Object: AnyObject, Out>(
         _ obj: Object, resultSelector: @escaping (Object, Element) -> Out,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Out> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("withUnretained", file, line)) { [weak obj] observer in
-            let sink = WithUnretainedSink(object: obj, resultSelector: resultSelector, observer: observer)
-            sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
-            return sink
-        }
+        appending(WithUnretainedStep(object: obj, resultSelector: resultSelector), site: SiteLiteral("withUnretained", file, line))
     }
 
     /// Pairs each element with `obj`, held weakly; completes when an element
@@ -34,34 +31,31 @@ extension ObservableType {
     ///     .withUnretained(self)
     ///     .subscribe(onNext: { owner, _ in owner.save() })
     /// ```
+    @inlinable
     public func withUnretained<Object: AnyObject>(_ obj: Object, file: StaticString = #fileID, line: UInt = #line) -> Observable<(Object, Element)> {
         withUnretained(obj, resultSelector: { ($0, $1) }, file: file, line: line)
     }
 }
 
-final class WithUnretainedSink<Object: AnyObject, Element, Out>: Sink<Out>, @unchecked Sendable {
-    private weak var object: Object?
-    private let resultSelector: (Object, Element) -> Out
+/// The step of `withUnretained` (see ``PipelineStep``): `object` is held
+/// weakly by the operator (so by every subscription); an element that arrives
+/// after it is gone completes the sequence instead.
+@usableFromInline
+struct WithUnretainedStep<Object: AnyObject, Element, Out>: PipelineStep {
+    @usableFromInline
+    weak var object: Object?
+    @usableFromInline
+    let resultSelector: (Object, Element) -> Out
 
-    init(object: Object?, resultSelector: @escaping (Object, Element) -> Out, observer: AnyObserver<Out>) {
+    @inlinable
+    init(object: Object, resultSelector: @escaping (Object, Element) -> Out) {
         self.object = object
         self.resultSelector = resultSelector
-        super.init(observer: observer)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            guard let object else {
-                forwardCompleted()
-                return
-            }
-            forwardNext(resultSelector(object, element))
-        case .error(let error):
-            forwardError(error)
-        case .completed:
-            forwardCompleted()
-        }
+    @inlinable
+    func next(_ element: Element, _ state: inout Void) -> StepResult<Out> {
+        guard let object else { return .completed }
+        return .next(resultSelector(object, element))
     }
 }

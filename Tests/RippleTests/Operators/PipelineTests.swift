@@ -3,12 +3,16 @@ import RippleTest
 import XCTest
 
 /// The synchronous operators (`map`, `filter`, `compactMap`, `filterNil`, `take`,
-/// `skip`, `scan`, `distinctUntilChanged`, `catchAndReturn`) run as one pipeline: one object per
+/// `skip`, `scan`, `distinctUntilChanged`, `catchAndReturn`, `take(while:)`,
+/// `take(until:)`, `skip(while:)`, `element(at:)`, `enumerated`, `withUnretained`)
+/// run as one pipeline: one object per
 /// operator applied, one sink per subscription for the whole chain. These tests
 /// pin that a pipeline behaves exactly like the same operators built as separate
 /// sinks (``Separate``, below): the same events at the same times, the same
 /// source subscriptions, every closure called as often and in the same order,
-/// errors and disposal included; and that the fusion really happens.
+/// errors and disposal included; and that the fusion really happens. Random
+/// chains also contain `reduce`, which is not a step (see docs/Architecture.md):
+/// a pipeline ends before it and a new one starts after it.
 final class PipelineTests: RippleTestCase {
     // MARK: Random chains against separate operators
 
@@ -23,6 +27,11 @@ final class PipelineTests: RippleTestCase {
         case scan(seed: Int, throwsOn: Int?)
         case distinctUntilChanged(throwsOn: Int?)
         case catchAndReturn(Int)
+        case reduce(seed: Int, throwsOn: Int?)
+        case takeWhile(below: Int, inclusive: Bool, throwsOn: Int?)
+        case skipWhile(below: Int, throwsOn: Int?)
+        case elementAt(Int)
+        case enumerated
 
         var description: String {
             switch self {
@@ -34,6 +43,12 @@ final class PipelineTests: RippleTestCase {
             case .scan(let seed, let on): return "scan(\(seed), throws on \(on.map(String.init) ?? "-"))"
             case .distinctUntilChanged(let on): return "distinctUntilChanged(%3, throws on \(on.map(String.init) ?? "-"))"
             case .catchAndReturn(let value): return "catchAndReturn(\(value))"
+            case .reduce(let seed, let on): return "reduce(\(seed), throws on \(on.map(String.init) ?? "-"))"
+            case .takeWhile(let below, let inclusive, let on):
+                return "take(while: < \(below)\(inclusive ? ", inclusive" : ""), throws on \(on.map(String.init) ?? "-"))"
+            case .skipWhile(let below, let on): return "skip(while: < \(below), throws on \(on.map(String.init) ?? "-"))"
+            case .elementAt(let index): return "element(at: \(index))"
+            case .enumerated: return "enumerated.map(index * 13 + element)"
             }
         }
 
@@ -41,7 +56,7 @@ final class PipelineTests: RippleTestCase {
             func throwsOn() -> Int? {
                 Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 0..<12, using: &random) : nil
             }
-            switch Int.random(in: 0..<8, using: &random) {
+            switch Int.random(in: 0..<13, using: &random) {
             case 0: return .map(add: Int.random(in: -3...3, using: &random), throwsOn: throwsOn())
             case 1: return .filter(remainder: Int.random(in: 0...1, using: &random), throwsOn: throwsOn())
             case 2: return .compactMap(throwsOn: throwsOn())
@@ -49,6 +64,11 @@ final class PipelineTests: RippleTestCase {
             case 4: return .skip(Int.random(in: 0...3, using: &random))
             case 5: return .scan(seed: Int.random(in: 0...2, using: &random), throwsOn: throwsOn())
             case 6: return .distinctUntilChanged(throwsOn: throwsOn())
+            case 7: return .reduce(seed: Int.random(in: 0...2, using: &random), throwsOn: throwsOn())
+            case 8: return .takeWhile(below: Int.random(in: 2...11, using: &random), inclusive: Bool.random(using: &random), throwsOn: throwsOn())
+            case 9: return .skipWhile(below: Int.random(in: 2...11, using: &random), throwsOn: throwsOn())
+            case 10: return .elementAt(Int.random(in: 0...2, using: &random))
+            case 11: return .enumerated
             default: return .catchAndReturn(Int.random(in: 90...99, using: &random))
             }
         }
@@ -90,6 +110,16 @@ final class PipelineTests: RippleTestCase {
                     return chain.distinctUntilChanged { try self.call("key\(index)", $0, throwsOn: on); return abs($0) % 3 }
                 case .catchAndReturn(let value):
                     return chain.catchAndReturn(value)
+                case .reduce(let seed, let on):
+                    return chain.reduce(seed) { try self.call("reduce\(index)", $1, throwsOn: on); return ($0 + $1) % 12 }
+                case .takeWhile(let below, let inclusive, let on):
+                    return chain.take(while: { try self.call("takeWhile\(index)", $0, throwsOn: on); return $0 < below }, behavior: inclusive ? .inclusive : .exclusive)
+                case .skipWhile(let below, let on):
+                    return chain.skip(while: { try self.call("skipWhile\(index)", $0, throwsOn: on); return $0 < below })
+                case .elementAt(let position):
+                    return chain.element(at: position)
+                case .enumerated:
+                    return chain.enumerated().map { $0.index * 13 + $0.element }
                 }
             }
         }
@@ -115,6 +145,16 @@ final class PipelineTests: RippleTestCase {
                     return Separate.distinctUntilChanged(chain) { try self.call("key\(index)", $0, throwsOn: on); return abs($0) % 3 }
                 case .catchAndReturn(let value):
                     return Separate.catchAndReturn(chain, value)
+                case .reduce(let seed, let on):
+                    return Separate.reduce(chain, seed) { try self.call("reduce\(index)", $1, throwsOn: on); return ($0 + $1) % 12 }
+                case .takeWhile(let below, let inclusive, let on):
+                    return Separate.takeWhile(chain, inclusive: inclusive) { try self.call("takeWhile\(index)", $0, throwsOn: on); return $0 < below }
+                case .skipWhile(let below, let on):
+                    return Separate.skipWhile(chain) { try self.call("skipWhile\(index)", $0, throwsOn: on); return $0 < below }
+                case .elementAt(let position):
+                    return Separate.elementAt(chain, position)
+                case .enumerated:
+                    return Separate.map(Separate.enumerated(chain)) { $0.index * 13 + $0.element }
                 }
             }
         }
@@ -390,6 +430,24 @@ final class PipelineTests: RippleTestCase {
         XCTAssertGreaterThan(liveObjects { separate.subscribe(onNext: { _ in }) }, liveObjects { one.subscribe(onNext: { _ in }) })
     }
 
+    /// The other steps join a pipeline too: a chain of all of them makes one
+    /// sink per subscription, like one `map`.
+    func testEveryStepJoinsThePipeline() {
+        final class Owner: Sendable {}
+        let owner = Owner()
+        let subject = PublishSubject<Int>()
+        let one = subject.map { $0 + 1 }
+        let chain = subject.take(while: { $0 < 100 }).take(until: { $0 > 90 }, behavior: .inclusive)
+            .skip(while: { $0 < 0 }).enumerated().map { $0.element }.withUnretained(owner).map { $1 }
+            .element(at: 5).catchAndReturn(0)
+        XCTAssertEqual(liveObjects { chain.subscribe(onNext: { _ in }) }, liveObjects { one.subscribe(onNext: { _ in }) })
+        XCTAssertEqual(liveObjects { chain.subscribe { _ in } }, liveObjects { one.subscribe { _ in } })
+        let (events, subscription) = record(chain)
+        (-2...6).forEach(subject.onNext)
+        XCTAssertEqual(events.values, [.next(5), .completed])
+        subscription.dispose()
+    }
+
     /// On a `just`, the whole chain runs during `subscribe(onNext:)`, which makes
     /// no object at all; through an observer, no sink either.
     func testAChainOnAJustRunsWithoutAnyObject() {
@@ -533,6 +591,93 @@ enum Separate {
                 } catch {
                     send(.error(error))
                 }
+            case .error(let error): send(.error(error))
+            case .completed: send(.completed)
+            }
+        }
+    }
+
+    static func reduce(_ source: Observable<Int>, _ seed: Int, _ accumulator: @escaping (Int, Int) throws -> Int) -> Observable<Int> {
+        op(source, start: { seed }) { event, state, send in
+            switch event {
+            case .next(let element):
+                do {
+                    state.value = try accumulator(state.value, element)
+                } catch {
+                    send(.error(error))
+                }
+            case .error(let error): send(.error(error))
+            case .completed:
+                send(.next(state.value))
+                send(.completed)
+            }
+        }
+    }
+
+    static func takeWhile(_ source: Observable<Int>, inclusive: Bool, _ predicate: @escaping (Int) throws -> Bool) -> Observable<Int> {
+        op(source, start: {}) { event, _, send in
+            switch event {
+            case .next(let element):
+                do {
+                    if try predicate(element) {
+                        send(.next(element))
+                    } else {
+                        if inclusive { send(.next(element)) }
+                        send(.completed)
+                    }
+                } catch {
+                    send(.error(error))
+                }
+            case .error(let error): send(.error(error))
+            case .completed: send(.completed)
+            }
+        }
+    }
+
+    static func skipWhile(_ source: Observable<Int>, _ predicate: @escaping (Int) throws -> Bool) -> Observable<Int> {
+        op(source, start: { false }) { event, passing, send in
+            switch event {
+            case .next(let element):
+                do {
+                    if !passing.value { passing.value = try !predicate(element) }
+                    if passing.value { send(.next(element)) }
+                } catch {
+                    send(.error(error))
+                }
+            case .error(let error): send(.error(error))
+            case .completed: send(.completed)
+            }
+        }
+    }
+
+    static func elementAt(_ source: Observable<Int>, _ index: Int) -> Observable<Int> {
+        op(source, start: { index }) { event, remaining, send in
+            switch event {
+            case .next(let element):
+                if remaining.value == 0 {
+                    send(.next(element))
+                    send(.completed)
+                } else {
+                    remaining.value -= 1
+                }
+            case .error(let error): send(.error(error))
+            case .completed:
+                let received = index - remaining.value
+                send(.error(RxError.argumentOutOfRange(RxError.OutOfRangeArgument(
+                    operation: "element(at:)", name: "index", value: index,
+                    requirement: "the sequence completed after \(received) element\(received == 1 ? "" : "s")"
+                ))))
+            }
+        }
+    }
+
+    static func enumerated(_ source: Observable<Int>) -> Observable<(index: Int, element: Int)> {
+        op(source, start: { 0 }) { event, index, send in
+            switch event {
+            case .next(let element):
+                let current = index.value
+                index.value += 1
+                send(.next((current, element)))
             case .error(let error): send(.error(error))
             case .completed: send(.completed)
             }

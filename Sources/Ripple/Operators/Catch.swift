@@ -15,7 +15,15 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        asObservable().catching(site: SiteLiteral("catch", file, line), handler) { handler, error in try handler(error) }
+        let source = asObservable()
+        // The source and the handler stored in the observable (a ``ValueProducer``),
+        // so that the subscription function captures nothing: one allocation per
+        // operator, and one (the sink) per subscription.
+        return ValueProducer(CatchOperator(source: source, handler: handler), site: SiteLiteral("catch", file, line)) { parameters, observer in
+            let sink = CatchSink(parameters: parameters, observer: observer)
+            sink.setUpstream(parameters.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
+            return sink
+        }
     }
 
     /// When the source fails, sends `element` and completes.
@@ -60,29 +68,6 @@ extension ObservableType {
     }
 }
 
-extension Observable {
-    /// `catch`: on the source's error, continues with `replacement(value, error)`.
-    ///
-    /// `value` is what the replacement is made from (the handler of `catch`),
-    /// stored in the observable (a ``ValueProducer``)
-    /// with the source, so that `replacement` and the subscription function
-    /// capture nothing: one allocation per operator, and one (the sink) per
-    /// subscription.
-    @inlinable
-    @inline(never)
-    final func catching<Value>(
-        site: SiteLiteral,
-        _ value: Value,
-        _ replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>
-    ) -> Observable<Element> {
-        ValueProducer(CatchOperator(source: self, value: value, replacement: replacement), site: site) { parameters, observer in
-            let sink = CatchSink(parameters: parameters, observer: observer)
-            sink.setUpstream(parameters.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
-            return sink
-        }
-    }
-}
-
 /// The step of `catchAndReturn`: elements and completion pass through; a
 /// failure (of the source or of a step before it) becomes `element`, then
 /// completion.
@@ -107,22 +92,19 @@ struct CatchAndReturnStep<Element>: PipelineStep {
     }
 }
 
-/// The parameters of `catch` (see
-/// ``Observable/catching(site:_:_:)``): the source and what makes the replacement.
+/// The parameters of `catch`: the source and the handler that makes the
+/// replacement.
 @usableFromInline
-struct CatchOperator<Element, Value> {
+struct CatchOperator<Element> {
     @usableFromInline
     let source: Observable<Element>
     @usableFromInline
-    let value: Value
-    @usableFromInline
-    let replacement: (Value, Swift.Error) throws -> Observable<Element>
+    let handler: (Swift.Error) throws -> Observable<Element>
 
     @inlinable
-    init(source: Observable<Element>, value: Value, replacement: @escaping (Value, Swift.Error) throws -> Observable<Element>) {
+    init(source: Observable<Element>, handler: @escaping (Swift.Error) throws -> Observable<Element>) {
         self.source = source
-        self.value = value
-        self.replacement = replacement
+        self.handler = handler
     }
 }
 
@@ -137,14 +119,14 @@ struct CatchOperator<Element, Value> {
 /// once. (A `SerialDisposable` and a `SingleAssignmentDisposable` per
 /// subscription, with a lock each, did the same at the cost of six allocations.)
 @usableFromInline
-final class CatchSink<Element, Value>: Sink<Element>, @unchecked Sendable {
+final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
     /// Set in ``SubscriptionBase/lifecycle`` while ``replacementSubscription``
     /// holds a subscription nobody has taken yet.
     @usableFromInline static var replacementFlag: Int { SubscriptionBase.firstSubclassFlag }
 
     /// The operator's parameters: the source, and what makes the replacement.
     @usableFromInline
-    let parameters: CatchOperator<Element, Value>
+    let parameters: CatchOperator<Element>
 
     /// The replacement's subscription. Written once, before ``replacementFlag`` is
     /// set; taken only by the thread whose clearing of that flag found it set.
@@ -153,7 +135,7 @@ final class CatchSink<Element, Value>: Sink<Element>, @unchecked Sendable {
     final var replacementSubscription: SubscriptionBase?
 
     @inlinable
-    init(parameters: CatchOperator<Element, Value>, observer: AnyObserver<Element>) {
+    init(parameters: CatchOperator<Element>, observer: AnyObserver<Element>) {
         self.parameters = parameters
         super.init(observer: observer)
     }
@@ -181,7 +163,7 @@ final class CatchSink<Element, Value>: Sink<Element>, @unchecked Sendable {
         guard lifecycle.load(ordering: .acquiring) & done == 0 else { return }
         let replacement: Observable<Element>
         do {
-            replacement = try parameters.replacement(parameters.value, error)
+            replacement = try parameters.handler(error)
         } catch {
             forwardError(error)
             return

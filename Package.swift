@@ -12,6 +12,10 @@ import PackageDescription
 // async-http-client or SwiftNIO at all (SwiftPM 6.1+ leaves a dependency used only
 // under a disabled trait out of resolution; `scripts/check-trait-isolation.sh`
 // proves it with a fresh package each way).
+// RippleCocoa and its tests see UIKit/AppKit on Apple platforms and the
+// interface targets on Linux: `#if RIPPLE_COCOA_INTERFACE` picks the import.
+let cocoaInterfaceSettings: [SwiftSetting] = [.define("RIPPLE_COCOA_INTERFACE", .when(platforms: [.linux]))]
+
 let package = Package(
     name: "Ripple",
     platforms: [
@@ -25,6 +29,11 @@ let package = Package(
         .library(name: "RippleHTTP", targets: ["RippleHTTP"]),
         // Test doubles for RippleHTTP (a stub `HTTPClient`), for apps' test targets.
         .library(name: "RippleHTTPTesting", targets: ["RippleHTTPTesting"]),
+        // RxCocoa's UIKit and AppKit layer (`button.rx.tap`, `tableView.rx.items`,
+        // observable arrays on table and collection views). On Apple platforms it
+        // imports UIKit or AppKit; on Linux it is compiled against the interface
+        // targets below, so that its tests run (it is not for Linux apps).
+        .library(name: "RippleCocoa", targets: ["RippleCocoa"]),
     ],
     traits: [
         .trait(
@@ -51,6 +60,22 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
         ]),
         .target(name: "RippleHTTPTesting", dependencies: ["Ripple", "RippleHTTP"]),
+        .target(
+            name: "RippleCocoa",
+            dependencies: [
+                "Ripple",
+                .target(name: "RippleUIKitInterface", condition: .when(platforms: [.linux])),
+                .target(name: "RippleAppKitInterface", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: cocoaInterfaceSettings
+        ),
+        // Linux only, test-only (no product): the UIKit and AppKit API that
+        // RippleCocoa uses, declared as Apple documents it (each declaration cites
+        // its page), with simple simulated behaviour, and the parts of the
+        // Objective-C runtime both rely on. See docs/UIKit.md.
+        .target(name: "RippleObjCInterface", path: "Tests/CocoaInterfaces/RippleObjCInterface"),
+        .target(name: "RippleUIKitInterface", dependencies: ["RippleObjCInterface"], path: "Tests/CocoaInterfaces/RippleUIKitInterface"),
+        .target(name: "RippleAppKitInterface", dependencies: ["RippleObjCInterface"], path: "Tests/CocoaInterfaces/RippleAppKitInterface"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleHTTPTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPTesting"]),
@@ -94,6 +119,30 @@ let package = Package(
         .testTarget(
             name: "RippleMigrationTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP"],
             swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
+        // RippleCocoa's behaviour, driving the interface's simulated controls (Linux;
+        // on Apple platforms the target compiles to nothing). Warnings are errors:
+        // its Swift 6 view controllers bind Drivers to labels without escape hatches.
+        .testTarget(
+            name: "RippleCocoaTests",
+            dependencies: [
+                "RippleCocoa", "RippleTest",
+                .target(name: "RippleUIKitInterface", condition: .when(platforms: [.linux])),
+                .target(name: "RippleAppKitInterface", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: cocoaInterfaceSettings + [.unsafeFlags(["-warnings-as-errors"])]
+        ),
+        // An RxSwift view controller written against RxCocoa (text fields, a button,
+        // a table bound with `rx.items(cellIdentifier:cellType:)`, `modelSelected`),
+        // moved over by changing its imports. Swift 5 mode, warnings as errors; it
+        // imports UIKit on iOS and the interface on Linux.
+        .testTarget(
+            name: "RippleCocoaMigrationTests",
+            dependencies: [
+                "RippleCocoa", "RippleTest",
+                .target(name: "RippleUIKitInterface", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: cocoaInterfaceSettings + [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
         ),
         // View-model expressions that must type-check within a budget of the
         // constraint solver's work: an expression that needs more than 2 500

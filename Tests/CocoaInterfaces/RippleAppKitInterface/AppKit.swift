@@ -59,7 +59,7 @@ open class NSControl: NSView {
     }
 
     /// https://developer.apple.com/documentation/appkit/nscontrol/textdidchangenotification
-    public static let textDidChangeNotification = Notification.Name("NSControlTextDidChangeNotification")
+    nonisolated public static let textDidChangeNotification = Notification.Name("NSControlTextDidChangeNotification")
 
     /// https://developer.apple.com/documentation/appkit/nscontrol/target
     open weak var target: AnyObject?
@@ -142,7 +142,7 @@ open class NSSlider: NSControl {
 @MainActor
 open class NSText: NSView {
     /// https://developer.apple.com/documentation/appkit/nstext/didchangenotification
-    public static let didChangeNotification = Notification.Name("NSTextDidChangeNotification")
+    nonisolated public static let didChangeNotification = Notification.Name("NSTextDidChangeNotification")
 
     /// https://developer.apple.com/documentation/appkit/nstext/string
     open var string: String = ""

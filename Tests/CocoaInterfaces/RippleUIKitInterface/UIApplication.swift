@@ -20,29 +20,29 @@ open class UIApplication: UIResponder {
     }
 
     /// https://developer.apple.com/documentation/uikit/uiapplication/didenterbackgroundnotification
-    public static let didEnterBackgroundNotification = Notification.Name("UIApplicationDidEnterBackgroundNotification")
+    nonisolated public static let didEnterBackgroundNotification = Notification.Name("UIApplicationDidEnterBackgroundNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/willenterforegroundnotification
-    public static let willEnterForegroundNotification = Notification.Name("UIApplicationWillEnterForegroundNotification")
+    nonisolated public static let willEnterForegroundNotification = Notification.Name("UIApplicationWillEnterForegroundNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/didfinishlaunchingnotification
-    public static let didFinishLaunchingNotification = Notification.Name("UIApplicationDidFinishLaunchingNotification")
+    nonisolated public static let didFinishLaunchingNotification = Notification.Name("UIApplicationDidFinishLaunchingNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
-    public static let didBecomeActiveNotification = Notification.Name("UIApplicationDidBecomeActiveNotification")
+    nonisolated public static let didBecomeActiveNotification = Notification.Name("UIApplicationDidBecomeActiveNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/willresignactivenotification
-    public static let willResignActiveNotification = Notification.Name("UIApplicationWillResignActiveNotification")
+    nonisolated public static let willResignActiveNotification = Notification.Name("UIApplicationWillResignActiveNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/didreceivememorywarningnotification
-    public static let didReceiveMemoryWarningNotification = Notification.Name("UIApplicationDidReceiveMemoryWarningNotification")
+    nonisolated public static let didReceiveMemoryWarningNotification = Notification.Name("UIApplicationDidReceiveMemoryWarningNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/willterminatenotification
-    public static let willTerminateNotification = Notification.Name("UIApplicationWillTerminateNotification")
+    nonisolated public static let willTerminateNotification = Notification.Name("UIApplicationWillTerminateNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/significanttimechangenotification
-    public static let significantTimeChangeNotification = Notification.Name("UIApplicationSignificantTimeChangeNotification")
+    nonisolated public static let significantTimeChangeNotification = Notification.Name("UIApplicationSignificantTimeChangeNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatusdidchangenotification
-    public static let backgroundRefreshStatusDidChangeNotification = Notification.Name("UIApplicationBackgroundRefreshStatusDidChangeNotification")
+    nonisolated public static let backgroundRefreshStatusDidChangeNotification = Notification.Name("UIApplicationBackgroundRefreshStatusDidChangeNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/protecteddatawillbecomeunavailablenotification
-    public static let protectedDataWillBecomeUnavailableNotification = Notification.Name("UIApplicationProtectedDataWillBecomeUnavailable")
+    nonisolated public static let protectedDataWillBecomeUnavailableNotification = Notification.Name("UIApplicationProtectedDataWillBecomeUnavailable")
     /// https://developer.apple.com/documentation/uikit/uiapplication/protecteddatadidbecomeavailablenotification
-    public static let protectedDataDidBecomeAvailableNotification = Notification.Name("UIApplicationProtectedDataDidBecomeAvailable")
+    nonisolated public static let protectedDataDidBecomeAvailableNotification = Notification.Name("UIApplicationProtectedDataDidBecomeAvailable")
     /// https://developer.apple.com/documentation/uikit/uiapplication/userdidtakescreenshotnotification
-    public static let userDidTakeScreenshotNotification = Notification.Name("UIApplicationUserDidTakeScreenshotNotification")
+    nonisolated public static let userDidTakeScreenshotNotification = Notification.Name("UIApplicationUserDidTakeScreenshotNotification")
 }
 
 /// https://developer.apple.com/documentation/uikit/uibaritem

@@ -282,7 +282,7 @@ extension Reactive where Base: UISearchBar {
             guard let searchBar else { return .empty() }
             let proxy = SearchBarDelegateProxy.proxy(for: searchBar)
             return Observable.merge(proxy.textDidChange.asObservable(), proxy.textDidEndEditing.asObservable())
-                .map { _ in MainActor.assumeIsolated { searchBar.text ?? "" } }
+                .map { [weak searchBar] _ in MainActor.assumeIsolated { searchBar?.text ?? "" } }
                 .startWith(searchBar.text)
         }
         return ControlProperty(values: source, valueSink: Binder(base) { (searchBar: UISearchBar, text: String?) in

@@ -42,6 +42,7 @@ ARTICLES = [
     ("Ripple", "UITraits", "docs/UITraits.md", None, None),
     ("Ripple", "SwiftConcurrency", "docs/SwiftConcurrency.md", None, None),
     ("Ripple", "WorkingWithCollections", "docs/Collections.md", None, None),
+    ("Ripple", "UIKitBindings", "docs/UIKit.md", None, "UIKit and AppKit bindings (RippleCocoa)"),
     ("Ripple", "DebuggingStreams", "docs/Debugging.md", None, None),
     ("Ripple", "Architecture", "docs/Architecture.md", None, None),
     ("RippleTest", "TestingWithMarbles", "docs/Marbles.md", None, "Testing with marbles"),

@@ -105,3 +105,54 @@ open class UIActivityIndicatorView: UIView {
     open func stopAnimating() { isAnimating = false }
 }
 #endif
+
+#if os(Linux)
+/// https://developer.apple.com/documentation/uikit/uiviewcontroller
+///
+/// Simulation: `loadViewIfNeeded()` makes a plain `UIView` and calls `viewDidLoad()`.
+@MainActor
+open class UIViewController: UIResponder {
+    private var loadedView: UIView?
+
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/init(nibname:bundle:)
+    public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) {
+        super.init()
+    }
+
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/init(coder:)
+    public required init?(coder: NSCoder) {
+        super.init()
+    }
+
+    public convenience override init() {
+        self.init(nibName: nil, bundle: nil)
+    }
+
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/view
+    open var view: UIView! {
+        get {
+            loadViewIfNeeded()
+            return loadedView
+        }
+        set { loadedView = newValue }
+    }
+
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/isviewloaded
+    open var isViewLoaded: Bool { loadedView != nil }
+
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/loadview()
+    open func loadView() {
+        loadedView = UIView(frame: .zero)
+    }
+
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/viewdidload()
+    open func viewDidLoad() {}
+
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/loadviewifneeded()
+    open func loadViewIfNeeded() {
+        guard loadedView == nil else { return }
+        loadView()
+        viewDidLoad()
+    }
+}
+#endif

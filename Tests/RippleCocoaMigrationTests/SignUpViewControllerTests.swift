@@ -9,6 +9,12 @@ import XCTest
 /// Runs the migrated view controller against the interface's simulated controls.
 final class SignUpViewControllerTests: RippleTestCase {
     func testTheMigratedScreenValidatesTapsAndListsRepositories() {
+        // XCTest runs tests on the main thread.
+        MainActor.assumeIsolated { checkScreen() }
+    }
+
+    @MainActor
+    private func checkScreen() {
         let screen = SignUpViewController()
         screen.loadViewIfNeeded()
         XCTAssertFalse(screen.doSomethingOutlet.isEnabled)

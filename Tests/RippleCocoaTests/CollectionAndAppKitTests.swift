@@ -27,7 +27,7 @@ final class CollectionViewTests: RippleTestCase {
             list.remove(at: 1)
             list.append("d")
             list[0] = "C"
-            func texts() -> [String?] { collection.simulatedCells[0].map { ($0 as? LabelCell)?.text } }
+            @MainActor func texts() -> [String?] { collection.simulatedCells[0].map { ($0 as? LabelCell)?.text } }
             XCTAssertEqual(texts(), ["C", "b", "d"])
             XCTAssertEqual(collection.simulatedInconsistencies, [])
             collection.simulateTap(at: IndexPath(item: 2, section: 0))

@@ -16,7 +16,7 @@ final class CounterViewController: UIViewController {
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        let count = plus.rx.tap.asSignal().scan(0) { total, _ in total + 1 }.startWith(0)
+        let count = plus.rx.tap.asDriver().scan(0) { total, _ in total + 1 }.startWith(0)
         count.map { "Count: \($0)" }.drive(label.rx.text).disposed(by: bag)
         count.map { $0 < 3 }.drive(plus.rx.isEnabled).disposed(by: bag)
     }

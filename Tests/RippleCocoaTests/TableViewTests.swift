@@ -16,8 +16,9 @@ private final class AppTableDelegate: NSObject, UITableViewDelegate {
 }
 
 final class TableViewTests: RippleTestCase {
+    /// Static, so that the main-actor test bodies do not capture the test case.
     @MainActor
-    private func makeTable() -> UITableView {
+    private static func makeTable() -> UITableView {
         let table = UITableView(frame: .zero, style: .plain)
         table.register(UITableViewCell.self, forCellReuseIdentifier: "Cell")
         return table
@@ -25,7 +26,7 @@ final class TableViewTests: RippleTestCase {
 
     func testItemsWithCellIdentifierShowsTheElementsAndModelSelectedReturnsThem() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let items = BehaviorRelay(value: ["a", "b", "c"])
             let bag = DisposeBag()
             items.bind(to: table.rx.items(cellIdentifier: "Cell", cellType: UITableViewCell.self)) { row, element, cell in
@@ -48,7 +49,7 @@ final class TableViewTests: RippleTestCase {
 
     func testItemsWithACellFactory() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let subscription = Observable.just([1, 2]).bind(to: table.rx.items) { tableView, row, element in
                 let cell = tableView.dequeueReusableCell(withIdentifier: "Cell")!
                 cell.textLabel?.text = "\(element * 10) @ \(row)"
@@ -65,7 +66,7 @@ final class TableViewTests: RippleTestCase {
     /// array's new contents, and no index is one UIKit would reject.
     func testObservableArrayMutationsReachTheTableAsBatchUpdatesWhoseIndicesMatchTheChange() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let todos = ObservableArray(["a", "b", "c", "d"])
             let subscription = todos.changes.bind(to: table.rx.items(cellIdentifier: "Cell", cellType: UITableViewCell.self)) { _, todo, cell in
                 cell.textLabel?.text = todo
@@ -98,14 +99,14 @@ final class TableViewTests: RippleTestCase {
 
     func testABatchUpdateCarriesTheChangesEditsUnchanged() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let list = ObservableArray(["a", "b", "c", "d"])
             let subscription = list.changes.bind(to: table.rx.items(cellIdentifier: "Cell", cellType: UITableViewCell.self)) { _, e, cell in
                 cell.textLabel?.text = e
             }
             list.batchUpdate { batch in
                 batch.remove(at: 1)            // b
-                batch.move(fromOffsets: IndexSet(integer: 2), toOffset: 0)    // d first
+                batch.move(from: 2, to: 0)     // d first
                 batch.insert("x", at: 2)
             }
             guard case .batch(let operations)? = table.simulatedUpdates.last else { return XCTFail("no batch") }
@@ -119,7 +120,7 @@ final class TableViewTests: RippleTestCase {
 
     func testModelSelectedReturnsTheRightElementAfterMoves() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let list = ObservableArray(["a", "b", "c"])
             let bag = DisposeBag()
             list.changes.bind(to: table.rx.items(cellIdentifier: "Cell", cellType: UITableViewCell.self)) { _, e, cell in
@@ -143,7 +144,7 @@ final class TableViewTests: RippleTestCase {
 
     func testTheAppsDelegateSetWithSetDelegateStillReceivesItsCalls() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let appDelegate = AppTableDelegate()
             let bag = DisposeBag()
             var selected: [IndexPath] = []
@@ -164,7 +165,7 @@ final class TableViewTests: RippleTestCase {
 
     func testADelegateSetBeforeTheBindingGoesBehindTheProxy() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let appDelegate = AppTableDelegate()
             table.delegate = appDelegate
             var selected = 0
@@ -180,7 +181,7 @@ final class TableViewTests: RippleTestCase {
 
     func testItemDeletedOffersDeletionOnlyWhileObserved() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let bag = DisposeBag()
             Observable.just(["a", "b"]).bind(to: table.rx.items(cellIdentifier: "Cell", cellType: UITableViewCell.self)) { _, e, cell in
                 cell.textLabel?.text = e
@@ -201,7 +202,7 @@ final class TableViewTests: RippleTestCase {
 
     func testObservableSectionsReachTheTableAsBatchUpdates() {
         MainActor.assumeIsolated {
-            let table = makeTable()
+            let table = Self.makeTable()
             let sections = ObservableSections<String, String>(
                 [SectionModel("A", items: ["a1", "a2"]), SectionModel("B", items: ["b1"])],
                 sectionID: { $0 }, itemID: { $0 })
@@ -224,7 +225,7 @@ final class TableViewTests: RippleTestCase {
             var completed = false
             let list = ObservableArray(["a"])
             do {
-                let table = makeTable()
+                let table = Self.makeTable()
                 released = table
                 _ = list.changes.bind(to: table.rx.items(cellIdentifier: "Cell", cellType: UITableViewCell.self)) { _, e, cell in
                     cell.textLabel?.text = e

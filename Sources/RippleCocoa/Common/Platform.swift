@@ -7,7 +7,9 @@
 // - how a delegate proxy's `responds(to:)`/`forwardingTarget(for:)` are declared
 //   (overrides of NSObject's on Apple platforms);
 // - how a proxy calls an optional method of the app's delegate (`?(…)` on an
-//   `@objc optional` requirement on Apple platforms).
+//   `@objc optional` requirement on Apple platforms);
+// - which optional methods RippleCocoa's own data sources implement, which the
+//   runtime reads from the class on Apple platforms (`SimulatedMethodList`).
 #if os(iOS) || os(tvOS) || os(visionOS) || os(macOS) || RIPPLE_COCOA_INTERFACE
 #if RIPPLE_COCOA_INTERFACE
 import RippleObjCInterface

@@ -328,4 +328,26 @@ extension Reactive where Base: UICollectionView {
         }
     }
 }
+
+#if RIPPLE_COCOA_INTERFACE
+// The interface's simulated runtime cannot read a Swift class's method list to
+// answer `responds(to:)`; Apple's runtime reads it from the class. These lists
+// say what it would find (a wrong list stops the tests: sending checks it).
+// None of these data sources implements `tableView(_:commit:forRowAt:)` or a
+// move method: rows can be deleted or moved only while `rx.itemDeleted` or
+// `rx.itemMoved` is observed, as in RxCocoa.
+extension TableViewArrayChangeDataSource: SimulatedMethodList {
+    public static var implementedOptionalMethods: Set<Selector> { [] }
+}
+
+extension TableViewSectionedChangeDataSource: SimulatedMethodList {
+    public static var implementedOptionalMethods: Set<Selector> {
+        [Selector("numberOfSectionsInTableView:"), Selector("tableView:titleForHeaderInSection:")]
+    }
+}
+
+extension CollectionViewArrayChangeDataSource: SimulatedMethodList {
+    public static var implementedOptionalMethods: Set<Selector> { [] }
+}
+#endif
 #endif

@@ -228,4 +228,12 @@ final class CollectionViewSequenceDataSource<Sequence: Swift.Sequence>: NSObject
         return models[indexPath.item]
     }
 }
+
+#if RIPPLE_COCOA_INTERFACE
+// The method list the simulated runtime cannot read (see ChangesDataSources.swift):
+// no optional data-source method.
+extension CollectionViewSequenceDataSource: SimulatedMethodList {
+    static var implementedOptionalMethods: Set<Selector> { [] }
+}
+#endif
 #endif

@@ -343,4 +343,12 @@ final class TableViewSequenceDataSource<Sequence: Swift.Sequence>: NSObject, UIT
         return models[indexPath.row]
     }
 }
+
+#if RIPPLE_COCOA_INTERFACE
+// The method list the simulated runtime cannot read (see ChangesDataSources.swift):
+// no optional data-source method.
+extension TableViewSequenceDataSource: SimulatedMethodList {
+    static var implementedOptionalMethods: Set<Selector> { [] }
+}
+#endif
 #endif

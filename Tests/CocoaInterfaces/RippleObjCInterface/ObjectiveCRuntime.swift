@@ -105,6 +105,23 @@ public protocol SimulatedMessageReceiver: AnyObject {
     func forwardingTarget(for aSelector: Selector!) -> Any?
 }
 
+/// What the Objective-C runtime reads to answer `responds(to:)` for an object that
+/// does not override it: its class's method list. Swift on Linux keeps no such
+/// list, and the simulation learns whether an optional method is implemented only
+/// by sending it (see ``ObjCMessage``). A class that UIKit, or a delegate proxy on
+/// UIKit's behalf, asks *without* sending the message lists the optional protocol
+/// methods it implements here: whether a table view's data source implements
+/// `tableView(_:commit:forRowAt:)` decides whether its rows can be swiped away,
+/// and asking must not delete one. ``ObjCMessage/send(_:to:_:)`` checks the list
+/// against what sending finds, so a wrong list stops the test run.
+///
+/// - https://developer.apple.com/documentation/objectivec/nsobjectprotocol/responds(to:)
+@MainActor
+public protocol SimulatedMethodList: AnyObject {
+    /// The selectors of the optional protocol methods instances of the class implement.
+    static var implementedOptionalMethods: Set<Selector> { get }
+}
+
 /// What an action method of a target is on Apple platforms: an `@objc` method
 /// that the runtime finds by its selector. Linux has no such lookup, so a target
 /// (`addTarget(_:action:...)`) conforms to this protocol and performs the
@@ -154,6 +171,10 @@ public enum ObjCMessage {
             let result = call(object)
             let implemented = !defaultRan
             defaultRan = saved
+            if let listed = object as? SimulatedMethodList {
+                let declared = type(of: listed).implementedOptionalMethods.contains(selector)
+                precondition(declared == implemented, "\(type(of: listed)).implementedOptionalMethods says \(declared ? "it implements" : "it does not implement") \(selector), sending it found otherwise")
+            }
             if implemented {
                 return result
             }
@@ -164,12 +185,16 @@ public enum ObjCMessage {
     }
 
     /// Whether `receiver` handles `selector`, as far as the simulation can tell
-    /// without sending it: a ``SimulatedMessageReceiver`` answers itself; for any
-    /// other object the answer is `true` (the simulation finds out when it sends).
+    /// without sending it: a ``SimulatedMessageReceiver`` answers itself, a
+    /// ``SimulatedMethodList`` from its list; for any other object the answer is
+    /// `true` (the simulation finds out when it sends).
     public static func responds(_ receiver: AnyObject?, to selector: Selector) -> Bool {
         guard let receiver else { return false }
         if let simulated = receiver as? SimulatedMessageReceiver {
             return simulated.responds(to: selector)
+        }
+        if let listed = receiver as? SimulatedMethodList {
+            return type(of: listed).implementedOptionalMethods.contains(selector)
         }
         return true
     }

@@ -75,10 +75,19 @@ final class ScrollTextSearchTests: RippleTestCase {
             var texts: [String?] = []
             let subscription = textView.rx.text.subscribe(onNext: { texts.append($0) })
             textView.simulateTyping("b")
-            textView.text = "from code"    // a text view's storage reports it too (RxCocoa)
             XCTAssertEqual(texts, ["a"])   // delivered asynchronously, once the edit is done
             RunLoop.main.run(until: Date().addingTimeInterval(0.1))
+            XCTAssertEqual(texts, ["a", "ab"])
+            textView.text = "from code"    // a text view's storage reports it too (RxCocoa)
+            RunLoop.main.run(until: Date().addingTimeInterval(0.1))
             XCTAssertEqual(texts, ["a", "ab", "from code"])
+            // Each delivery reads the storage when it runs, as RxCocoa's `map`
+            // after `observe(on: MainScheduler.asyncInstance)` does: two edits
+            // before the main queue runs send the latest text twice.
+            textView.simulateTyping("!")
+            textView.text = "again"
+            RunLoop.main.run(until: Date().addingTimeInterval(0.1))
+            XCTAssertEqual(texts, ["a", "ab", "from code", "again", "again"])
             subscription.dispose()
         }
     }

@@ -180,9 +180,16 @@ open class UITextView: UIScrollView, UIKeyInput {
     }
 }
 
-/// https://developer.apple.com/documentation/uikit/uisearchbardelegate
+/// https://developer.apple.com/documentation/uikit/uibarpositioningdelegate
+/// (`@MainActor protocol UIBarPositioningDelegate : NSObjectProtocol`; its one
+/// optional method, `position(for:)`, is not used by the bindings.)
 @MainActor
-public protocol UISearchBarDelegate: NSObjectProtocol {
+public protocol UIBarPositioningDelegate: NSObjectProtocol {}
+
+/// https://developer.apple.com/documentation/uikit/uisearchbardelegate
+/// (`@MainActor protocol UISearchBarDelegate : UIBarPositioningDelegate`)
+@MainActor
+public protocol UISearchBarDelegate: UIBarPositioningDelegate {
     /// https://developer.apple.com/documentation/uikit/uisearchbardelegate/searchbar(_:textdidchange:)
     func searchBar(_ searchBar: UISearchBar, textDidChange searchText: String)
     /// https://developer.apple.com/documentation/uikit/uisearchbardelegate/searchbarsearchbuttonclicked(_:)

@@ -61,6 +61,20 @@ final class ControlTests: RippleTestCase {
         }
     }
 
+    func testPrimaryActionIsTheButtonsPrimaryActionTriggered() {
+        MainActor.assumeIsolated {
+            // RxCocoa's tvOS binding (a press there is `.primaryActionTriggered`).
+            let button = UIButton()
+            var presses = 0
+            let subscription = button.rx.primaryAction.subscribe(onNext: { presses += 1 })
+            button.sendActions(for: .primaryActionTriggered)
+            button.sendActions(for: .touchUpInside)
+            XCTAssertEqual(presses, 1)
+            subscription.dispose()
+            XCTAssertEqual(button.simulatedHandlerCount, 0)
+        }
+    }
+
     func testTheIOS13TargetActionPathDeliversTheSameEvents() {
         MainActor.assumeIsolated {
             ControlActions.usesTargetAction = true

@@ -11,9 +11,15 @@ import Ripple
 // dynamic member lookup (`rx.isEnabled`, `rx.isSelected`, `rx.isHidden`,
 // `rx.alpha`, `rx.backgroundColor`, `label.rx.text`, `imageView.rx.image`) come
 // from Ripple's `Reactive` the same way and are not declared here.
+//
+// tvOS has no UISwitch, UISlider, UIStepper, UIDatePicker or UIRefreshControl,
+// and its buttons are pressed, not tapped: as in RxCocoa, those bindings and
+// `UIButton.rx.tap` exist on iOS and visionOS, `UIButton.rx.primaryAction` on
+// tvOS. The Linux interface declares all of them, so all are compiled and tested.
 
 @MainActor
 extension Reactive where Base: UIButton {
+    #if os(iOS) || os(visionOS) || RIPPLE_COCOA_INTERFACE
     /// The button's taps: `()` for each `.touchUpInside`.
     ///
     /// ```
@@ -23,6 +29,15 @@ extension Reactive where Base: UIButton {
     public var tap: ControlEvent<Void> {
         controlEvent(.touchUpInside)
     }
+    #endif
+
+    #if os(tvOS) || RIPPLE_COCOA_INTERFACE
+    /// The button's presses on tvOS: `()` for each `.primaryActionTriggered`
+    /// (RxCocoa's tvOS counterpart of ``tap``).
+    public var primaryAction: ControlEvent<Void> {
+        controlEvent(.primaryActionTriggered)
+    }
+    #endif
 
     /// Sets the button's title for `controlState` (`setTitle(_:for:)`).
     public func title(for controlState: UIControl.State = []) -> Binder<String?> {
@@ -87,6 +102,7 @@ extension Reactive where Base: UITextField {
     }
 }
 
+#if os(iOS) || os(visionOS) || RIPPLE_COCOA_INTERFACE
 @MainActor
 extension Reactive where Base: UISwitch {
     /// The switch's state: the current value, then the value after each
@@ -100,7 +116,9 @@ extension Reactive where Base: UISwitch {
         controlPropertyWithDefaultEvents(getter: { $0.isOn }, setter: { $0.isOn = $1 })
     }
 }
+#endif
 
+#if os(iOS) || os(visionOS) || RIPPLE_COCOA_INTERFACE
 @MainActor
 extension Reactive where Base: UISlider {
     /// The slider's value: the current value, then the value after each
@@ -109,7 +127,9 @@ extension Reactive where Base: UISlider {
         controlPropertyWithDefaultEvents(getter: { $0.value }, setter: { $0.value = $1 })
     }
 }
+#endif
 
+#if os(iOS) || os(visionOS) || RIPPLE_COCOA_INTERFACE
 @MainActor
 extension Reactive where Base: UIStepper {
     /// The stepper's value: the current value, then the value after each
@@ -118,6 +138,7 @@ extension Reactive where Base: UIStepper {
         controlPropertyWithDefaultEvents(getter: { $0.value }, setter: { $0.value = $1 })
     }
 }
+#endif
 
 @MainActor
 extension Reactive where Base: UISegmentedControl {
@@ -143,6 +164,7 @@ extension Reactive where Base: UISegmentedControl {
     }
 }
 
+#if os(iOS) || os(visionOS) || RIPPLE_COCOA_INTERFACE
 @MainActor
 extension Reactive where Base: UIDatePicker {
     /// The picked date: the current one, then the date after each
@@ -161,7 +183,9 @@ extension Reactive where Base: UIDatePicker {
         controlPropertyWithDefaultEvents(getter: { $0.countDownDuration }, setter: { $0.countDownDuration = $1 })
     }
 }
+#endif
 
+#if os(iOS) || os(visionOS) || RIPPLE_COCOA_INTERFACE
 @MainActor
 extension Reactive where Base: UIRefreshControl {
     /// `true` begins refreshing, `false` ends it.
@@ -175,6 +199,7 @@ extension Reactive where Base: UIRefreshControl {
         }
     }
 }
+#endif
 
 @MainActor
 extension Reactive where Base: UIActivityIndicatorView {

@@ -257,6 +257,8 @@ open class UIButton: UIControl {
 }
 
 /// https://developer.apple.com/documentation/uikit/uiswitch
+/// (iOS, iPadOS, Mac Catalyst and visionOS: unavailable on tvOS.)
+@available(tvOS, unavailable)
 @MainActor
 open class UISwitch: UIControl {
     /// https://developer.apple.com/documentation/uikit/uiswitch/ison
@@ -266,6 +268,8 @@ open class UISwitch: UIControl {
 }
 
 /// https://developer.apple.com/documentation/uikit/uislider
+/// (iOS, iPadOS, Mac Catalyst and visionOS: unavailable on tvOS.)
+@available(tvOS, unavailable)
 @MainActor
 open class UISlider: UIControl {
     /// https://developer.apple.com/documentation/uikit/uislider/value
@@ -277,6 +281,8 @@ open class UISlider: UIControl {
 }
 
 /// https://developer.apple.com/documentation/uikit/uistepper
+/// (iOS, iPadOS, Mac Catalyst and visionOS: unavailable on tvOS.)
+@available(tvOS, unavailable)
 @MainActor
 open class UIStepper: UIControl {
     /// https://developer.apple.com/documentation/uikit/uistepper/value
@@ -306,6 +312,8 @@ open class UISegmentedControl: UIControl {
 }
 
 /// https://developer.apple.com/documentation/uikit/uidatepicker
+/// (iOS, iPadOS, Mac Catalyst and visionOS: unavailable on tvOS.)
+@available(tvOS, unavailable)
 @MainActor
 open class UIDatePicker: UIControl {
     /// https://developer.apple.com/documentation/uikit/uidatepicker/date
@@ -315,6 +323,8 @@ open class UIDatePicker: UIControl {
 }
 
 /// https://developer.apple.com/documentation/uikit/uirefreshcontrol
+/// (iOS, iPadOS, Mac Catalyst and visionOS: unavailable on tvOS.)
+@available(tvOS, unavailable)
 @MainActor
 open class UIRefreshControl: UIControl {
     /// https://developer.apple.com/documentation/uikit/uirefreshcontrol/isrefreshing

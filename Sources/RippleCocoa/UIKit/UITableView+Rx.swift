@@ -270,8 +270,10 @@ extension Reactive where Base: UITableView {
 
     /// The model of each row the user selects, read from the data source bound
     /// with one of the `rx.items` methods (any `SectionedViewDataSourceType`).
-    /// An element that is not a `T` is reported to
-    /// `Hooks.contractViolationHandler` and skipped.
+    /// As in RxCocoa, a model that is not a `T` stops the program (see
+    /// ``model(at:)``). A row selected before any items were bound sends
+    /// nothing: RxCocoa's sequence would fail with `itemsNotYetBound`, and a
+    /// control event never fails.
     public func modelSelected<T>(_ modelType: T.Type) -> ControlEvent<T> {
         ControlEvent(events: models(itemSelected.asObservable(), T.self))
     }

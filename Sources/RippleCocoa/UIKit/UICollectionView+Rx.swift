@@ -175,7 +175,7 @@ extension Reactive where Base: UICollectionView {
 
     /// The model of each item the user selects, read from the data source bound
     /// with one of the `rx.items` methods. As in RxCocoa, a model that is not a
-    /// `T` stops the program (see ``model(at:)``); an item selected before any
+    /// `T` stops the program (see `model(at:)`); an item selected before any
     /// items were bound sends nothing (a control event never fails).
     public func modelSelected<T>(_ modelType: T.Type) -> ControlEvent<T> {
         ControlEvent(events: itemSelected.asObservable().flatMap { [weak collectionView = base] indexPath -> Observable<T> in

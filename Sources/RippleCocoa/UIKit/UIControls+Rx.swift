@@ -33,7 +33,7 @@ extension Reactive where Base: UIButton {
 
     #if os(tvOS) || RIPPLE_COCOA_INTERFACE
     /// The button's presses on tvOS: `()` for each `.primaryActionTriggered`
-    /// (RxCocoa's tvOS counterpart of ``tap``).
+    /// (RxCocoa's tvOS counterpart of `tap`).
     public var primaryAction: ControlEvent<Void> {
         controlEvent(.primaryActionTriggered)
     }
@@ -77,7 +77,7 @@ extension Reactive where Base: UITextField {
         value
     }
 
-    /// The same property as ``text``.
+    /// The same property as `text`.
     public var value: ControlProperty<String?> {
         controlPropertyWithDefaultEvents(
             getter: { textField in textField.text },
@@ -89,7 +89,7 @@ extension Reactive where Base: UITextField {
         )
     }
 
-    /// The field's attributed text, with the same events as ``text``.
+    /// The field's attributed text, with the same events as `text`.
     public var attributedText: ControlProperty<NSAttributedString?> {
         controlPropertyWithDefaultEvents(
             getter: { textField in textField.attributedText },

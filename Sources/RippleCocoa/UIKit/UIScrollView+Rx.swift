@@ -151,7 +151,7 @@ extension Reactive where Base: UITextView {
         value
     }
 
-    /// The same property as ``text``.
+    /// The same property as `text`.
     public var value: ControlProperty<String?> {
         let source = Observable<String?>.deferred { [weak textView = base] in
             let text = textView?.text
@@ -276,7 +276,7 @@ extension Reactive where Base: UISearchBar {
         value
     }
 
-    /// The same property as ``text``.
+    /// The same property as `text`.
     public var value: ControlProperty<String?> {
         let source = Observable<String?>.deferred { [weak searchBar = base] in
             guard let searchBar else { return .empty() }

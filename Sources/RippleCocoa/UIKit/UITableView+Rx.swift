@@ -271,7 +271,7 @@ extension Reactive where Base: UITableView {
     /// The model of each row the user selects, read from the data source bound
     /// with one of the `rx.items` methods (any `SectionedViewDataSourceType`).
     /// As in RxCocoa, a model that is not a `T` stops the program (see
-    /// ``model(at:)``). A row selected before any items were bound sends
+    /// `model(at:)`). A row selected before any items were bound sends
     /// nothing: RxCocoa's sequence would fail with `itemsNotYetBound`, and a
     /// control event never fails.
     public func modelSelected<T>(_ modelType: T.Type) -> ControlEvent<T> {

@@ -53,8 +53,12 @@ open class UIAction: UIMenuElement {
     let handler: UIActionHandler
 
     /// https://developer.apple.com/documentation/uikit/uiaction/init(title:image:identifier:discoverabilitytitle:attributes:state:handler:)
+    /// (iOS 13, tvOS 14. Apple declares it `@MainActor @preconcurrency
+    /// convenience init`; here it is the class's designated initializer, which
+    /// callers cannot tell apart.)
     ///
     /// Without an identifier, UIKit makes a unique one.
+    @available(iOS 13.0, tvOS 14.0, *)
     public init(
         title: String = "", image: UIImage? = nil, identifier: UIAction.Identifier? = nil,
         discoverabilityTitle: String? = nil, attributes: UIMenuElement.Attributes = [],

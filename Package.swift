@@ -40,7 +40,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
-        .target(name: "Ripple"),
+        // C11 atomics in `static inline` functions, which the Swift compiler
+        // inlines into `AtomicCell`'s callers (internal: no product).
+        .target(name: "CRippleAtomics"),
+        .target(name: "Ripple", dependencies: ["CRippleAtomics"]),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
         .target(name: "RippleHTTP", dependencies: [
             "Ripple",

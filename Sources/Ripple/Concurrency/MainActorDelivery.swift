@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 // Main-actor handlers and events that arrive elsewhere.
 //
@@ -156,9 +155,9 @@ final class MainActorGate: @unchecked Sendable {
     /// thread that delivers (events to one subscriber never overlap) and on the
     /// main queue; read on the main queue to decide whether an event may overtake
     /// them.
-    private let waiting = Atomic<Int>(0)
+    @exclusivity(unchecked) private final var waiting = AtomicCell<Int>(0)
     /// Whether the violation was reported: once per subscription.
-    private let reported = Atomic<Bool>(false)
+    @exclusivity(unchecked) private final var reported = AtomicCell<Bool>(false)
 
     @usableFromInline
     init(method: StaticString, file: StaticString, line: UInt) {
@@ -221,7 +220,7 @@ final class MainActorGate: @unchecked Sendable {
 
     @usableFromInline
     var mayDeliverNow: Bool {
-        waiting.load(ordering: .relaxed) == 0 && MainActorDelivery.isOnMainActor
+        AtomicCell.load(&waiting, ordering: .relaxed) == 0 && MainActorDelivery.isOnMainActor
     }
 
     @usableFromInline
@@ -230,11 +229,11 @@ final class MainActorGate: @unchecked Sendable {
             reportOnce("an event arrived off the main actor, \(MainActorDelivery.currentThread)", fix: eventFix)
         }
         // Counted before the hand-over, which orders the count before the block.
-        waiting.add(1, ordering: .relaxed)
+        AtomicCell.add(&waiting, 1, ordering: .relaxed)
         let work = UncheckedSendable((value, body))
         DispatchQueue.main.async {
             work.value.1(work.value.0)
-            self.waiting.subtract(1, ordering: .relaxed)
+            AtomicCell.subtract(&self.waiting, 1, ordering: .relaxed)
         }
     }
 
@@ -264,7 +263,7 @@ final class MainActorGate: @unchecked Sendable {
     }
 
     private func reportOnce(_ what: String, fix: String) {
-        if reported.exchange(true, ordering: .relaxed) { return }
+        if AtomicCell.exchange(&reported, true, ordering: .relaxed) { return }
         MainActorDelivery.report("""
             \(method) at \(file):\(line) was called from main-actor code, so its handlers \
             belong to the main actor, but \(what). Ripple never runs them off the main actor: \

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where an error went: the operators it passed through, nearest first, with
 /// their sites, and where it was handled.
 ///

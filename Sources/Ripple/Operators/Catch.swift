@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// When the source fails, continues with the sequence `handler` returns for
     /// the error.
@@ -160,7 +158,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
         // Once only: a source that broke the contract with a second error is
         // ignored, as is an error after disposal.
         let done = SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag
-        guard lifecycle.load(ordering: .acquiring) & done == 0 else { return }
+        guard AtomicCell.load(&lifecycle, ordering: .acquiring) & done == 0 else { return }
         let replacement: Observable<Element>
         do {
             replacement = try parameters.handler(error)
@@ -172,7 +170,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
         let subscription = replacement.subscribe(sink: AnyObserver { self.forward($0) })
         guard let subscription, !subscription.isDisposed else { return }
         replacementSubscription = subscription
-        let old = lifecycle.bitwiseOr(Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
+        let old = AtomicCell.bitwiseOr(&lifecycle, Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 {
             // Disposed meanwhile: whichever of this thread and `disposeResources()`
             // clears the flag releases the subscription.
@@ -184,7 +182,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
     /// ``replacementFlag``.
     @inlinable
     func takeReplacement() -> SubscriptionBase? {
-        let old = lifecycle.bitwiseAnd(~Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
+        let old = AtomicCell.bitwiseAnd(&lifecycle, ~Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
         return old & Self.replacementFlag != 0 ? replacementSubscription.take() : nil
     }
 
@@ -192,7 +190,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
     override func disposeResources() {
         // A plain load first: without a failure there is nothing to release, and
         // a replacement published after this load sees the disposal itself.
-        if lifecycle.load(ordering: .acquiring) & Self.replacementFlag != 0 {
+        if AtomicCell.load(&lifecycle, ordering: .acquiring) & Self.replacementFlag != 0 {
             takeReplacement()?.dispose()
         }
     }

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Forwards this sequence's elements, then, once it has completed, subscribes
     /// to `second` and forwards its events.
@@ -146,7 +144,7 @@ final class ConcatSink<Element>: Sink<Element>, @unchecked Sendable {
     /// What is still to run, the next sequence last. Touched only by the thread
     /// that holds `pendingSteps` above zero.
     private var pending: [ConcatPending<Element>]
-    private let pendingSteps = Atomic<Int>(0)
+    @exclusivity(unchecked) private final var pendingSteps = AtomicCell<Int>(0)
     private let current = SerialDisposable()
 
     init(pending: [ConcatPending<Element>], observer: AnyObserver<Element>) {
@@ -157,10 +155,10 @@ final class ConcatSink<Element>: Sink<Element>, @unchecked Sendable {
     /// Subscribes to the next sequence, or completes if there is none, unless a
     /// step is already running (then that step will do it).
     func moveNext() {
-        if pendingSteps.add(1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
+        if AtomicCell.add(&pendingSteps, 1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
         repeat {
             step()
-        } while pendingSteps.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
+        } while AtomicCell.subtract(&pendingSteps, 1, ordering: .acquiringAndReleasing).newValue != 0
     }
 
     /// The next sequence to subscribe to, taken off the stack (nested concats

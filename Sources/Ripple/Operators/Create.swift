@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Creates an observable from a subscription function.
     ///
@@ -93,17 +91,17 @@ final class UsingSink<Element>: Sink<Element>, @unchecked Sendable {
 @usableFromInline
 final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
-    let stopped = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var stopped = AtomicCell<Bool>(false)
 
     @inlinable
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
-            if !stopped.load(ordering: .relaxed) {
+            if !AtomicCell.load(&stopped, ordering: .relaxed) {
                 forwardNext(element)
             }
         case .error, .completed:
-            if !stopped.exchange(true, ordering: .acquiringAndReleasing) {
+            if !AtomicCell.exchange(&stopped, true, ordering: .acquiringAndReleasing) {
                 forwardTerminal(event)
             }
         }

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Delivers every event on `scheduler`, in order and one at a time.
     ///

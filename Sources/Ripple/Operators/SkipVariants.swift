@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Drops the elements that arrive within `duration` of the subscription and
     /// passes on the rest.
@@ -16,7 +14,7 @@ extension ObservableType {
         return Producer(site: SiteLiteral("skip", file, line)) { observer in
             let sink = SkipTimeSink(observer: observer)
             sink.timer.setDisposable(scheduler.scheduleRelative(sink, dueTime: duration) { sink in
-                sink.isOpen.store(true, ordering: .releasing)
+                AtomicCell.store(&sink.isOpen, true, ordering: .releasing)
                 return Disposables.create()
             })
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
@@ -101,12 +99,12 @@ extension ObservableType {
 
 final class SkipTimeSink<Element>: Sink<Element>, @unchecked Sendable {
     let timer = SingleAssignmentDisposable()
-    let isOpen = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var isOpen = AtomicCell<Bool>(false)
 
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
-            if isOpen.load(ordering: .acquiring) {
+            if AtomicCell.load(&isOpen, ordering: .acquiring) {
                 forwardNext(element)
             }
         case .error, .completed:

@@ -1,7 +1,6 @@
 import Foundation
 @testable import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 struct TestError: Error, Equatable, CustomStringConvertible {
@@ -132,8 +131,8 @@ func duration(of body: () -> Void) -> Duration {
 func stalledWaitsWhileFeedingEachOther(
     perThread: Int, stallLimit: Int, stop: @escaping @Sendable () -> Void, _ sends: [@Sendable () -> Void]
 ) -> (finished: Bool, stalledWaits: Int) {
-    let before = ThrottleWaits.stalledWaits.load(ordering: .relaxed)
-    let stalled: @Sendable () -> Bool = { ThrottleWaits.stalledWaits.load(ordering: .relaxed) - before > stallLimit }
+    let before = AtomicCell.load(&ThrottleWaits.stalledWaits, ordering: .relaxed)
+    let stalled: @Sendable () -> Bool = { AtomicCell.load(&ThrottleWaits.stalledWaits, ordering: .relaxed) - before > stallLimit }
     let group = DispatchGroup()
     for send in sends {
         DispatchQueue.global().async(group: group) {
@@ -148,7 +147,7 @@ func stalledWaitsWhileFeedingEachOther(
         stop()
         finished = group.wait(timeout: .now() + 120) == .success
     }
-    return (finished, ThrottleWaits.stalledWaits.load(ordering: .relaxed) - before)
+    return (finished, AtomicCell.load(&ThrottleWaits.stalledWaits, ordering: .relaxed) - before)
 }
 
 /// Four threads call `call(thread, index)` in tight loops for `duration`; the

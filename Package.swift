@@ -15,8 +15,13 @@ import PackageDescription
 let package = Package(
     name: "Ripple",
     platforms: [
-        // `Synchronization` (Mutex, Atomic) needs these releases on Apple platforms.
-        .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+        // Swift concurrency's back-deployment floor, what the libraries apps
+        // already use declare (GRDB, Kingfisher: iOS 13 / macOS 10.15). Anything
+        // newer is marked `@available` (Observation interop: macOS 14 / iOS 17);
+        // `scripts/check-availability.py` checks it. Ripple's lock and atomics
+        // are its own (`PlatformLock`, `AtomicCell` on `CRippleAtomics`), not
+        // `Synchronization`'s, which needs macOS 15 / iOS 18.
+        .macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1),
     ],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),

@@ -155,7 +155,7 @@ extension ObservableType {
 ///
 /// Locking: the state is only read and written under `state`'s lock; the subject
 /// factory, subscriptions, the source subscription and disposals all run outside it.
-final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element>, ConnectionDetaching,
+final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetaching<Subject.Element>,
     @unchecked Sendable {
     typealias SourceElement = Subject.Observer.Element
 
@@ -210,7 +210,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
 
     /// ``ConnectionDetaching``: subscribes `observer` to the current subject and
     /// says which one it was (its `subjectID`).
-    func subscribeToCurrentSubject(_ observer: AnyObserver<Subject.Element>) -> (subscription: SubscriptionBase?, subjectID: Int) {
+    override func subscribeToCurrentSubject(_ observer: AnyObserver<Subject.Element>) -> (subscription: SubscriptionBase?, subjectID: Int) {
         let (subject, id) = currentSubject()
         return (subject.asObservable().subscribe(sink: observer), id)
     }
@@ -255,7 +255,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     /// ``ConnectionDetaching``: `refCount()` detaches a connection it is about to
     /// dispose while it decides to, so that a subscriber arriving meanwhile
     /// subscribes to the next connection's subject.
-    func detachConnection(_ connection: Disposable) -> Any? {
+    override func detachConnection(_ connection: Disposable) -> Any? {
         guard let connection = connection as? MulticastConnection<Subject> else { return nil }
         return detachLocked(connection)
     }

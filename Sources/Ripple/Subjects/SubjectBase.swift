@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Dispatch
 
 /// An identifier of the calling thread, used to recognise re-entrant calls.
 @inlinable
@@ -668,9 +669,10 @@ struct DeliveryTurn {
     @usableFromInline
     var count = 0
 
-    /// When the 16th operation was delivered (the clock is read every 16).
+    /// When the 16th operation was delivered (the clock is read every 16), in
+    /// ``monotonicNanoseconds()``.
     @usableFromInline
-    var started: ContinuousClock.Instant?
+    var started: UInt64?
 
     /// The turn is over and marked; the deliverer finishes what is queued.
     @usableFromInline
@@ -724,13 +726,20 @@ struct DeliveryTurn {
     @usableFromInline
     @inline(never)
     mutating func timeIsUp() -> Bool {
-        let now = ContinuousClock.now
+        let now = monotonicNanoseconds()
         guard let started else {
             self.started = now
             return false
         }
         return now &- started > 2_000_000
     }
+}
+
+/// A monotonic clock in nanoseconds, for the turns' and waits' time limits:
+/// `DispatchTime`, because `ContinuousClock` needs macOS 13 / iOS 16.
+@usableFromInline
+func monotonicNanoseconds() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
 }
 
 /// Soft back-pressure for the queues that let no thread block (the subjects',
@@ -774,7 +783,7 @@ enum ThrottleWaits {
     @discardableResult
     static func yield(whileBehind poll: () -> (progress: Int, owner: UInt)?) -> Bool {
         let me = currentThreadID()
-        let start = ContinuousClock.now
+        let start = monotonicNanoseconds()
         var lastProgressTime = start
         var firstProgress: Int?
         var lastProgress = 0
@@ -787,8 +796,8 @@ enum ThrottleWaits {
                 firstProgress = progress
                 lastProgress = progress
             }
-            let now = ContinuousClock.now
-            if now - start > .milliseconds(10) {
+            let now = monotonicNanoseconds()
+            if now &- start > 10_000_000 {
                 let stalled = progress == firstProgress
                 if stalled { AtomicCell.add(&stalledWaits, 1, ordering: .relaxed) }
                 return stalled

@@ -159,8 +159,8 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         for _ in 0..<50 {
             let recorder = Recorder<ArrayChange<Int>>()
             let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
-            let deadline = ContinuousClock.now + .seconds(2)
-            while recorder.values.count < 2 && ContinuousClock.now < deadline { sched_yield() }
+            let deadline = DispatchTime.now() + .seconds(2)
+            while recorder.values.count < 2 && DispatchTime.now() < deadline { sched_yield() }
             subscription.dispose()
             streams.append(recorder.values)
         }

@@ -14,6 +14,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# First, because it takes a second: no Apple SDK here, so this is what checks that
+# the root package uses nothing above its minimum deployment targets (macOS 10.15,
+# iOS 13, ...) outside an `@available`-marked place. Its self-test first, so that a
+# check that stopped finding anything fails too.
+echo "==> Availability: nothing above macOS 10.15 / iOS 13 / tvOS 13 / watchOS 6 / visionOS 1"
+scripts/check-availability.py --self-test
+scripts/check-availability.py
+
 # With the trait: AsyncHTTPClientTransport and its tests are built too (SwiftNIO,
 # BoringSSL and AsyncHTTPClient: about 10 minutes of CPU on a first build, so 5 more
 # minutes on 2 idle cores). The build without the trait is the ThreadSanitizer step's.

@@ -4,8 +4,11 @@ import CRippleAtomics
 /// it: Ripple's replacement for `Synchronization.Atomic`, which Apple platforms
 /// have only from macOS 15 / iOS 18 on.
 ///
-/// The operations are C11 atomics (`CRippleAtomics`, inlined into the caller) on
-/// the cell's address, which the caller passes with `&`:
+/// The operations are C11 atomics (`CRippleAtomics`) on the cell's address, which
+/// the caller passes with `&`. They are inlined into the caller, except in a thunk
+/// (a protocol witness, or a generic closure specialized for its caller), where the
+/// compiler keeps every call a call: there an operation costs about 9 instructions
+/// instead of one (see "The lock and the atomics" in docs/Architecture.md).
 ///
 /// ```swift
 /// @usableFromInline @exclusivity(unchecked)
@@ -45,8 +48,9 @@ import CRippleAtomics
 ///   and its release cost about 300 instructions, once per subscription for
 ///   `SubscriptionBase.lifecycle`.
 /// - *Not `@_rawLayout`* (how the standard library's `Atomic` gets a stable
-///   address): an underscored attribute behind an experimental feature, whose
-///   run-time support arrived with the same OS releases as `Atomic` itself.
+///   address): an underscored attribute behind an experimental compiler feature,
+///   which a package cannot rely on (and `Atomic`, built on it, is available only
+///   from macOS 15 / iOS 18 on).
 ///
 /// The storage is 64 bits on every platform (see the C header). On a 32-bit
 /// platform (watchOS's arm64_32) an `Int` or `UInt` is stored sign-extended, and

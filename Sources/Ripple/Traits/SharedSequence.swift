@@ -176,13 +176,14 @@ extension SharedSequence where Element: RxAbstractInteger {
         SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler))
     }
 
-    /// Emits 0 after `dueTime`, then 1, 2, ... every `period` (or completes right
-    /// after the 0 without a `period`), on the sharing scheduler.
+    /// Emits 0 after `dueTime`, then 1, 2, ... every `period`, on the sharing
+    /// scheduler; never completes. (`period` is required, as in RxSwift: a
+    /// one-shot timer is `Observable.timer(_:scheduler:)` then `asDriver`.)
     ///
     /// ```
     /// timer(5, period: 10):  ----0---------1---------2--...
     /// ```
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil) -> SharedSequence<SharingStrategy, Element> {
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
     }
 }

@@ -204,7 +204,13 @@ final class MainActorGate: @unchecked Sendable {
     /// An observer that delivers its events to `on` through ``deliver(_:_:)``.
     @inlinable
     func observer<Element>(_ on: @escaping (Event<Element>) -> Void) -> AnyObserver<Element> {
-        AnyObserver { event in self.deliver(event, on) }
+        AnyObserver(eventHandler: handler(on))
+    }
+
+    /// `on`, called through ``deliver(_:_:)``.
+    @inlinable
+    func handler<Element>(_ on: @escaping (Event<Element>) -> Void) -> (Event<Element>) -> Void {
+        { event in self.deliver(event, on) }
     }
 
     /// `onDisposed`, run on the main actor: at once when the subscription is
@@ -262,6 +268,9 @@ final class MainActorGate: @unchecked Sendable {
         }
         if method.hasPrefix("Binder") {
             return "create the binder with the main scheduler (its default)"
+        }
+        if method.hasPrefix("AnyObserver") {
+            return "add .observe(on: MainScheduler.instance) before the subscription or binding that uses this observer (a Driver or Signal delivers there already)"
         }
         return "add .observe(on: MainScheduler.instance) before \(method) (a Driver or Signal delivers there already)"
     }

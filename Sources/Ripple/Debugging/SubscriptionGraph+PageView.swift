@@ -203,8 +203,9 @@ extension SubscriptionGraph {
         visibleEdges.forEach(function (edge) { edge.path = null; edge.label = null; });
         Array.prototype.forEach.call(viewport.querySelectorAll("path.edge"), function (path) { visibleEdges[path.getAttribute("data-index")].path = path; });
         Array.prototype.forEach.call(viewport.querySelectorAll(".edge-label"), function (label) { visibleEdges[label.getAttribute("data-index")].label = label; });
-        document.getElementById("summary").textContent = visible.length + " of " + plural(graph.nodes.length, "node") + " shown, "
-          + plural(visibleEdges.length, "edge") + ", captured " + graph.capturedAt;
+        var folded = graph.nodes.length - visible.length;
+        document.getElementById("summary").textContent = plural(graph.nodes.length, "node") + ", " + plural(edges.length, "edge")
+          + (folded ? " (" + folded + " folded into collapsed nodes)" : "") + " · captured " + graph.capturedAt;
         document.body.setAttribute("data-rendered", String(visible.length));
         restyle();
       }
@@ -216,7 +217,7 @@ extension SubscriptionGraph {
       }
       function scaleFor(placed) {
         var rect = canvas.getBoundingClientRect();
-        return Math.min((rect.width - 24) / placed.width, (rect.height - 24) / placed.height, 1.5);
+        return Math.min((rect.width - 24) / placed.width, (rect.height - 24) / placed.height, 1.25);
       }
       function fitScale() { return scaleFor(layout); }
       function fit() {

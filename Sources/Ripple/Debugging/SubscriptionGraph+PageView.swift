@@ -211,7 +211,9 @@ extension SubscriptionGraph {
       }
 
       // The view: an SVG transform, so text stays sharp at every zoom.
+      var isFitted = false;   // the view is the fitted one: a resize fits again
       function apply() {
+        isFitted = false;
         viewport.setAttribute("transform", "translate(" + view.x + "," + view.y + ") scale(" + view.s + ")");
         document.body.setAttribute("data-scale", view.s.toFixed(4));
       }
@@ -226,6 +228,7 @@ extension SubscriptionGraph {
         view.x = (rect.width - layout.width * view.s) / 2;
         view.y = (rect.height - layout.height * view.s) / 2;
         apply();
+        isFitted = true;
       }
       function zoom(factor, cx, cy) {
         var rect = canvas.getBoundingClientRect();
@@ -487,7 +490,13 @@ extension SubscriptionGraph {
         }
         if (handled) { event.preventDefault(); }
       });
-      window.addEventListener("resize", function () { fit(); });
+      // A resize fits again unless the view was moved: then its centre stays.
+      var lastSize = canvas.getBoundingClientRect();
+      window.addEventListener("resize", function () {
+        var size = canvas.getBoundingClientRect();
+        if (isFitted) { fit(); } else { pan((size.width - lastSize.width) / 2, (size.height - lastSize.height) / 2); }
+        lastSize = size;
+      });
 
       render();
       fit();

@@ -67,6 +67,18 @@ let package = Package(
         // of their own, so the rest of the tests see Ripple's declarations only).
         .target(name: "RippleCompatFixture", dependencies: ["Ripple"], path: "Tests/RippleCompatFixture"),
         .testTarget(name: "RippleCompatTests", dependencies: ["Ripple", "RippleCompatFixture"]),
+        // Test-only: helpers in the shapes community libraries (RxSwiftExt,
+        // RxOptional, RxSwiftUtilities) and apps declare beside the operators, and
+        // calls written for RxSwift next to them, each checked to reach the
+        // declaration RxSwift's would (issue 34). Swift 5 mode, warnings as errors.
+        .target(
+            name: "RippleCallShapeFixture", dependencies: ["Ripple"], path: "Tests/RippleCallShapeFixture",
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
+        .testTarget(
+            name: "RippleCallShapeTests", dependencies: ["Ripple", "RippleTest", "RippleCallShapeFixture"],
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
         // User code, not Ripple's tests: each target compiles the way an app would
         // write it, and a warning is a build failure (`-warnings-as-errors` is fine
         // on test targets, which no other package builds).

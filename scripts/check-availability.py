@@ -7,13 +7,14 @@ what it can from the sources of the root package (Sources/ and Tests/, which
 build for the same minimum):
 
 1. Package.swift declares exactly the minimum below.
-2. A file that imports Synchronization, Observation or Runtime (which exist only
-   on newer systems: macOS 15 / 14 / 26 and the matching iOS, tvOS, watchOS)
-   is an availability-marked place: every top-level declaration in it carries
-   an `@available` attribute with a version above the minimum, so that every
-   declaration using the module (public ones included) is marked. The import
-   may sit inside `#if canImport(...)`, as the Runtime file does
-   (`@available(macOS 26, *)` on its declarations is accepted).
+2. Synchronization, Observation and Runtime exist only on newer systems (macOS
+   15 / 14 / 26, and the matching iOS, tvOS, watchOS; Runtime on macOS only). A
+   file imports one either inside `#if canImport(Module)`, and then every use
+   of the module's API must be availability-marked (rule 3, which also catches
+   a public declaration using it without `@available`): the form of
+   OperatorSites.swift, `@available(macOS 26, *)` on what uses `Runtime`; or
+   unconditionally, and then the file is an availability-marked place: every
+   top-level declaration in it carries an `@available` above the minimum.
 3. Every use of an API of the list below (standard library, Concurrency,
    Foundation, Swift runtime features) sits where the OS it needs is guaranteed:
    inside a declaration marked `@available`, an `if #available` block, after a
@@ -53,6 +54,7 @@ SWIFT_5_7 = needs("13", "16", "16", "9")        # Clock, Duration, Regex, parame
 SWIFT_5_9 = needs("14", "17", "17", "10")       # Observation, makeStream, discarding task groups, packs
 SWIFT_6_0 = needs("15", "18", "18", "11", "2")  # Synchronization, typed AsyncSequence, Int128
 SWIFT_6_2 = needs("26", "26", "26", "26", "26")  # Span, InlineArray, Task.immediate
+RUNTIME = {"macOS": v("26")}                     # the Runtime module: macOS only (none on iOS, tvOS, ...)
 FOUNDATION_2021 = needs("12", "15", "15", "8")   # format styles, async URLSession, Date.now
 FOUNDATION_2022 = needs("13", "16", "16", "9")   # URL(filePath:), appending(path:)
 
@@ -79,6 +81,7 @@ APIS = [
      SWIFT_6_0),
     ("AsyncIteratorProtocol.next(isolation:)", r"\.next\(\s*isolation:", SWIFT_6_0),
     ("Int128 / UInt128", r"\bU?Int128\b", SWIFT_6_0),
+    ("the Runtime module (backtraces)", r"\b(Backtrace|SymbolicatedBacktrace|ImageMap)\b", RUNTIME, "Runtime"),
     ("Span / InlineArray", r"\b(Span|RawSpan|MutableSpan|MutableRawSpan|OutputSpan|InlineArray|UTF8Span)\b", SWIFT_6_2),
     ("Task.immediate", r"\bTask\.immediate\b|\bTask\s*\(\s*immediate", SWIFT_6_2),
     ("format styles and .formatted()", r"\bFormatStyle\b|\.formatted\(|\bISO8601FormatStyle\b", FOUNDATION_2021),
@@ -90,8 +93,12 @@ APIS = [
      FOUNDATION_2022),
 ]
 
-# Modules whose import makes a file an availability-marked place.
-MARKED_MODULES = {"Synchronization": SWIFT_6_0, "Observation": SWIFT_5_9, "Runtime": None}
+# Modules that exist only on newer systems. A file imports one either inside
+# `#if canImport(Module)` (then every use of its API is checked by the list above:
+# OperatorSites.swift's form, `@available(macOS 26, *)` on what uses `Runtime`), or
+# unconditionally, and then the whole file is an availability-marked place: every
+# top-level declaration carries an `@available` above the minimum.
+MARKED_MODULES = ("Synchronization", "Observation", "Runtime")
 
 DECL = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|open|final|static|class|"
@@ -233,9 +240,27 @@ def check_file(path, text, problems):
     lines = code.split("\n")
     original = text.split("\n")
 
-    imported = [module for module in MARKED_MODULES
-                if re.search(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|package|private|fileprivate)\s+)?import\s+" + module + r"\b",
-                             code, re.M)]
+    imported, unconditional = [], []
+    for module in MARKED_MODULES:
+        import_line = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|package|private|fileprivate)\s+)?import\s+"
+                                 + module + r"\b")
+        guards = []
+        for line in lines:
+            directive = re.match(r"^\s*#(if|elseif|else|endif)\b(.*)$", line)
+            if directive:
+                kind = directive.group(1)
+                if kind == "if":
+                    guards.append(directive.group(2).strip() == "canImport(%s)" % module)
+                elif kind == "endif" and guards:
+                    guards.pop()
+                elif guards:
+                    guards[-1] = False
+                continue
+            if import_line.match(line):
+                imported.append(module)
+                if not any(guards):
+                    unconditional.append(module)
+                break
 
     scopes = [Scope({}, True)]
     platform_stack = []  # (active set for this branch, set of the enclosing context, condition set)
@@ -274,10 +299,11 @@ def check_file(path, text, problems):
         context = scopes[-1].availability
         declaration = DECL.match(re.sub(r"@available\([^)]*\)", "", line))
 
-        if declaration and scopes[-1].is_type_level and len(scopes) == 1 and imported:
+        if declaration and scopes[-1].is_type_level and len(scopes) == 1 and unconditional:
             if not pending_marked and declaration.group(1) not in ("case", "associatedtype"):
-                problems.append(f"{path}:{number}: imports {', '.join(imported)} but this top-level declaration has no "
-                                f"@available above the minimum: mark it (and so everything in it)")
+                problems.append(f"{path}:{number}: imports {', '.join(unconditional)} (not under #if canImport) but this "
+                                f"top-level declaration has no @available above the minimum: mark it (and so everything "
+                                f"in it), or import the module under #if canImport and mark what uses it")
         line_availability = merge(context, pending) if declaration else context
         if condition and condition.group(1) == "if":
             block_availability = merge(context, parse_availability(condition.group(2)))
@@ -357,6 +383,14 @@ SELF_TEST = [
     (1, "import Observation\n\nfinal class Model {}"),
     (0, "import Observation\n\n@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)\n@Observable\nfinal class Model {}"),
     (0, "#if canImport(Runtime)\nimport Runtime\n\n@available(macOS 26, *)\npublic struct Site {\n    public let x: Int\n}\n#endif"),
+    # OperatorSites.swift's form: the type is everywhere, what uses Runtime is marked
+    (0, "#if canImport(Runtime)\nimport Runtime\n#endif\nenum Sites {\n    static func capture() -> Int {\n"
+        "        #if canImport(Runtime)\n        if #available(macOS 26.0, *) { return grab() }\n        #endif\n"
+        "        return 0\n    }\n    #if canImport(Runtime)\n    @available(macOS 26.0, *)\n"
+        "    private static func grab() -> Int { _ = Backtrace.self; return 1 }\n    #endif\n}"),
+    (1, "#if canImport(Runtime)\nimport Runtime\n#endif\nenum Sites {\n    #if canImport(Runtime)\n"
+        "    public static func grab(_ b: Backtrace) -> Int { 1 }\n    #endif\n}"),  # a public use, unmarked
+    (1, "import Runtime\nenum Sites {}"),  # unconditional import, unmarked declaration
     (2, "import Synchronization\nlet counter = Atomic<Int>(0)"),  # the import rule and the API
     (0, "final class Atomic<Value> {}\nlet counter = Atomic<Int>(0)"),  # not Synchronization's
     (1, "#if !os(Linux)\nlet c = ContinuousClock()\n#endif"),

@@ -32,6 +32,12 @@ swift test --traits AsyncHTTPClient
 echo "==> API reference (DocC)"
 ./scripts/build-docs.sh
 
+# Every public declaration with one of RxSwift's names takes RxSwift 6.10.2's
+# parameters, or is a documented deviation (seconds: symbol graphs of the debug
+# build above).
+echo "==> API shapes: Ripple's declarations against RxSwift 6.10.2's"
+scripts/check-api-shapes.py
+
 # View-model code type-checked against the debug build above: fails when an
 # expression needs more of the constraint solver's work (deterministic) or time
 # (loose: the machine may be busy) than docs/Performance.md's "Compile time" allows.

@@ -217,6 +217,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     struct Outbox {
         @usableFromInline var head: Event<Output>?
         @usableFromInline var rest = RingBuffer<Event<Output>>()
+        /// The path the queued error had on the thread that queued it (see
+        /// ``ErrorTraces``): another thread may be the one that delivers it.
+        @usableFromInline var errorTrail: ErrorTraces.Trail?
 
         @inlinable
         init() {}
@@ -227,7 +230,12 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
 
         /// Queues a terminal event; later events of this sink are dropped.
         @inlinable
-        mutating func terminate(_ event: Event<Output>) { append(event) }
+        mutating func terminate(_ event: Event<Output>) {
+            if case .error(let error) = event {
+                errorTrail = ErrorTraces.trail(of: error)
+            }
+            append(event)
+        }
 
         @inlinable
         mutating func append(_ event: Event<Output>) {
@@ -385,7 +393,13 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         var event = first
         var delivered = 0
         while true {
-            forward(event)
+            if case .error = event {
+                // With the path it had on the thread that queued it.
+                let trail = locked { $0.outbox.errorTrail }
+                ErrorTraces.resuming(trail) { forward(event) }
+            } else {
+                forward(event)
+            }
             if event.isStopEvent {
                 locked {
                     $0.outbox.removeAll()

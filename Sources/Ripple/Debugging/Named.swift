@@ -21,11 +21,11 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func named(_ name: String, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func named(_ name: String) -> Observable<Element> {
         let source = asObservable()
         // Built here, like every `Producer`, so that the event path is compiled for
         // the caller's element type.
-        return NamedObservable(name: name, site: SiteLiteral("named", file, line)) { observer in
+        return NamedObservable(name: name, site: SiteLiteral("named")) { observer in
             let sink = NamedSink(name: name, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -106,15 +106,11 @@ final class GraphEdge: @unchecked Sendable {
         self.to = to
     }
 
-    /// Counts an event delivered along this edge; an error also records the hop
-    /// in its trace.
+    /// Counts an event delivered along this edge.
     func record<Element>(_ event: Event<Element>) {
         AtomicCell.add(&events, 1, ordering: .relaxed)
         AtomicCell.add(&from.delivered, 1, ordering: .relaxed)
         AtomicCell.store(&from.lastEvent, SubscriptionRecorder.wallClockNanoseconds(), ordering: .relaxed)
-        if case .error(let error) = event {
-            ErrorTraces.recordHop(error, from: from, to: to)
-        }
     }
 }
 
@@ -218,7 +214,14 @@ enum SubscriptionRecorder {
         let downstream = edge.to
         let recorded = AnyObserver<Element> { event in
             edge.record(event)
-            with(current: downstream) { observer.on(event) }
+            if case .error(let error) = event {
+                // The hop is on the thread's trail of the error while it goes on.
+                ErrorTraces.delivering(error, from: edge.from, to: downstream) {
+                    with(current: downstream) { observer.on(event) }
+                }
+            } else {
+                with(current: downstream) { observer.on(event) }
+            }
             if event.isStopEvent {
                 end(edge)
             }

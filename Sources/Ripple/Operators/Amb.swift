@@ -10,8 +10,8 @@ extension ObservableType {
     /// right:  ---a----b----c--|
     /// amb:    ---a----b----c--|      (right was first; self is disposed)
     /// ```
-    public func amb<O2: ObservableType>(_ right: O2, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where O2.Element == Element {
-        AmbFactory.make([asObservable(), right.asObservable()], site: SiteLiteral("amb", file, line))
+    public func amb<O2: ObservableType>(_ right: O2) -> Observable<Element> where O2.Element == Element {
+        AmbFactory.make([asObservable(), right.asObservable()], site: SiteLiteral("amb"))
     }
 
     /// Mirrors whichever of the sequences sends an event first (an element, an
@@ -28,9 +28,9 @@ extension ObservableType {
     /// c:    ------------5--|
     /// amb:  ---x----y--|
     /// ```
-    public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        AmbFactory.make(Array(sequence), site: SiteLiteral("amb", file, line))
+        AmbFactory.make(Array(sequence), site: SiteLiteral("amb"))
     }
 }
 

@@ -12,12 +12,12 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         let source = asObservable()
         // The source and the handler stored in the observable (a ``ValueProducer``),
         // so that the subscription function captures nothing: one allocation per
         // operator, and one (the sink) per subscription.
-        return ValueProducer(CatchOperator(source: source, handler: handler), site: SiteLiteral("catch", file, line)) { parameters, observer in
+        return ValueProducer(CatchOperator(source: source, handler: handler), site: SiteLiteral("catch")) { parameters, observer in
             let sink = CatchSink(parameters: parameters, observer: observer)
             sink.setUpstream(parameters.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
             return sink
@@ -36,10 +36,10 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func catchAndReturn(_ element: Element) -> Observable<Element> {
         // A step of the pipeline (docs/Architecture.md): with the operators
         // around it, it runs in the chain's one sink.
-        appending(CatchAndReturnStep(element: element), site: SiteLiteral("catchAndReturn", file, line))
+        appending(CatchAndReturnStep(element: element), site: SiteLiteral("catchAndReturn"))
     }
 
     /// Subscribes to the sequences of `sequence` one after the other, moving on
@@ -55,9 +55,9 @@ extension ObservableType {
     /// second:                                  --2--|
     /// catch(sequence: [first, second]):   --1----2--|
     /// ```
-    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        Producer(site: SiteLiteral("catch", file, line)) { observer in
+        Producer(site: SiteLiteral("catch")) { observer in
             var iterator = sequence.makeIterator()
             let sink = CatchSequenceSink(nextSource: { iterator.next() }, observer: observer)
             sink.start()

@@ -27,15 +27,14 @@ extension ObservableType {
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        onDispose: (() -> Void)? = nil
     ) -> Observable<Element> {
         let source = asObservable()
         let handlers = DoHandlers(
             onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
             onCompleted: onCompleted, afterCompleted: afterCompleted, onDispose: onDispose
         )
-        return Producer(site: SiteLiteral("do", file, line)) { observer in
+        return Producer(site: SiteLiteral("do")) { observer in
             onSubscribe?()
             let sink = DoSink(handlers: handlers, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))

@@ -31,9 +31,9 @@ extension ConnectableObservableType {
     /// that nothing feeds any more.) Nobody blocks: the connection is made by
     /// whichever thread finishes the disconnection.
     ///
-    /// ``ObservableType/share(replay:scope:file:line:)`` does the same in one operator.
-    public func refCount(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        RefCountObservable(site: SiteLiteral("refCount", file, line), source: self)
+    /// ``ObservableType/share(replay:scope:)`` does the same in one operator.
+    public func refCount() -> Observable<Element> {
+        RefCountObservable(site: SiteLiteral("refCount"), source: self)
     }
 }
 

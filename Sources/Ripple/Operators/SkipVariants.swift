@@ -9,9 +9,9 @@ extension ObservableType {
     /// source:              --1--2--3--4--|
     /// skip(5, scheduler):  --------3--4--|
     /// ```
-    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("skip", file, line)) { observer in
+        return Producer(site: SiteLiteral("skip")) { observer in
             let sink = SkipTimeSink(observer: observer)
             sink.timer.setDisposable(scheduler.scheduleRelative(sink, dueTime: duration) { sink in
                 AtomicCell.store(&sink.isOpen, true, ordering: .releasing)
@@ -34,8 +34,8 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func skip(while predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        appending(SkipWhileStep(predicate: predicate), site: SiteLiteral("skip", file, line))
+    public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        appending(SkipWhileStep(predicate: predicate), site: SiteLiteral("skip"))
     }
 
     /// Drops the source's elements until `other` sends an element; passes on the
@@ -52,10 +52,10 @@ extension ObservableType {
     /// other:                -------x------
     /// skip(until: other):   --------3--4--|
     /// ```
-    public func skip<Source: ObservableConvertibleType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
         let source = asObservable()
         let other = other.asObservable()
-        return Producer(site: SiteLiteral("skip", file, line)) { observer in
+        return Producer(site: SiteLiteral("skip")) { observer in
             let sink = SkipUntilSink<Element>(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 let endSilently = sink.update { isOpen, outbox -> Bool in

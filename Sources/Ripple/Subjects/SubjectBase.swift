@@ -94,6 +94,8 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
 @usableFromInline
 enum SubjectOperation<Element> {
     case event(Event<Element>)
+    /// An error queued by a thread that had a path for it (see ``ErrorTraces``).
+    case tracedError(any Error, ErrorTraces.Trail)
     case add(SubjectSubscription<Element>)
     case remove(SubjectSubscription<Element>)
     case dispose
@@ -302,7 +304,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inlinable
     final func emit(_ event: Event<Element>, tracked: Bool) {
         guard tracked ? tryAcquire() : tryAcquireUntracked() else {
-            enqueue(.event(event))
+            if case .error(let error) = event, let trail = ErrorTraces.trail(of: error) {
+                enqueue(.tracedError(error, trail))
+            } else {
+                enqueue(.event(event))
+            }
             return
         }
         process(event)
@@ -474,6 +480,8 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         switch operation {
         case .event(let event):
             process(event)
+        case .tracedError(let error, let trail):
+            ErrorTraces.resuming(trail) { process(.error(error)) }
         case .add(let subscription):
             performAdd(subscription)
         case .remove(let subscription):

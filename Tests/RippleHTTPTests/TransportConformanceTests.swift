@@ -416,7 +416,9 @@ final class TransportConformanceTests: HTTPTestCase {
             let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
             let events = Recorder<ServerSentEvent>()
             let completed = Recorder<Bool>()
-            let subscription = session.events(for: URLRequest(url: url("/events?count=5&drop_after=2&retry=50")))
+            // `retry: 50` (below the default floor of 0.5 s, lowered here to keep the test short).
+            let options = EventStreamOptions(minimumReconnectionTime: .milliseconds(50))
+            let subscription = session.events(for: URLRequest(url: url("/events?count=5&drop_after=2&retry=50")), options: options)
                 .subscribe(onNext: { events.append($0) }, onError: { _ in completed.append(false) }, onCompleted: { completed.append(true) })
             defer { subscription.dispose() }
             XCTAssertTrue(waitUntil(timeout: 10) { !completed.values.isEmpty })
@@ -426,6 +428,31 @@ final class TransportConformanceTests: HTTPTestCase {
             XCTAssertEqual(events.values.first?.retry, 50)
             XCTAssertEqual(server.receivedRequests.map { $0.headers["last-event-id"] }, [nil, "2", "4", "5"])
             XCTAssertEqual(server.receivedRequests.first?.headers["accept"], "text/event-stream")
+        }
+    }
+
+    /// The server: `retry: 0`, then it closes. Without a floor both
+    /// transports came back at once: 2 400 to 9 300 connections in 3 to 6 s
+    /// (on 98dd2ee here, in these 1.6 s: 293 and 306 connections on
+    /// `URLSessionHTTPClient`, 213 and 214 on `AsyncHTTPClientTransport`).
+    /// Now: one connection per 0.5 s while each brings an event, and fewer
+    /// and fewer while they bring nothing.
+    func testAServerThatAsksForNoWaitAndClosesIsNotHammered() throws {
+        try forEachTransport {
+            let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+            let events = Recorder<String>()
+            let withEvents = session.events(for: URLRequest(url: url("/storm?events=1"))).subscribe(onNext: { events.append($0.data) })
+            let empty = session.events(for: URLRequest(url: url("/storm?events=0"))).subscribe { _ in }
+            _ = waitUntil(timeout: 1.6) { false }
+            withEvents.dispose()
+            empty.dispose()
+            let connections = (received("/storm?events=1"), received("/storm?events=0"))
+            print("[\(kind.rawValue)] retry: 0 for 1.6 s: \(connections.0) connections with an event each, \(connections.1) without")
+            // At 0, 0.5, 1.0 and 1.5 s.
+            XCTAssertTrue((3...5).contains(connections.0), "\(connections.0) connections")
+            XCTAssertGreaterThanOrEqual(events.values.count, connections.0 - 1)
+            // At 0, then after 0.5–1 s, then 1–2 s more.
+            XCTAssertTrue((2...3).contains(connections.1), "\(connections.1) connections")
         }
     }
 

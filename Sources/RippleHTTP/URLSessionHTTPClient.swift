@@ -225,32 +225,31 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         return request
     }
 
-    /// A failure reported by `URLSession`, as an ``HTTPError``.
+    /// A failure reported by `URLSession`, as an ``HTTPError`` whose
+    /// `URLError` code follows ``TransportFault``'s table, the one every
+    /// transport uses.
     ///
-    /// FoundationNetworking reports a connection that the server (or the
-    /// network) closed in the middle of a response with libcurl's codes:
-    /// `-1` (`.unknown`, "transfer closed with 993 bytes remaining to read")
-    /// and `-1011` (`.badServerResponse`, "Empty reply from server"). Darwin
-    /// reports the same loss as `.networkConnectionLost` (`-1005`), the code
-    /// apps and ``RetryPolicy/isTransient(_:)`` handle, so on Linux these two
-    /// become `.networkConnectionLost`; libcurl's message stays the
+    /// FoundationNetworking reports most of libcurl's failures as `-1`
+    /// (`.unknown`) with libcurl's message, a connection closed before any
+    /// byte as `-1011` ("Empty reply from server") and an answer that is not
+    /// HTTP as `-1002` (`.unsupportedURL`, "Received HTTP/0.9 when not
+    /// allowed", "Unsupported HTTP version in response"). Darwin reports a
+    /// connection lost mid-response as `.networkConnectionLost` (`-1005`),
+    /// the code apps and ``RetryPolicy/isTransient(_:)`` handle. So on Linux:
+    /// a lost connection becomes `.networkConnectionLost`, a response that
+    /// breaks HTTP (its status line, a header line, the size of its header
+    /// block, a chunk size) `.badServerResponse`; libcurl's message stays the
     /// description and the original error the `NSUnderlyingErrorKey`.
-    /// An answer that is not HTTP (no status line) is
-    /// `-1002` "Received HTTP/0.9 when not allowed" there, `.badServerResponse`
-    /// on Darwin (and with `AsyncHTTPClientTransport`): it becomes
-    /// `.badServerResponse`.
     static func transportFailure(_ error: Error) -> HTTPError {
         let converted = HTTPError.transport(from: error)
         #if canImport(FoundationNetworking)
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain {
             var userInfo = nsError.userInfo
-            userInfo[NSUnderlyingErrorKey] = nsError
-            if nsError.code == NSURLErrorUnknown || nsError.code == NSURLErrorBadServerResponse {
-                return .transport(URLError(.networkConnectionLost, userInfo: userInfo))
-            }
-            if nsError.code == NSURLErrorUnsupportedURL, "\(userInfo[NSLocalizedDescriptionKey] ?? "")".contains("HTTP/0.9") {
-                return .transport(URLError(.badServerResponse, userInfo: userInfo))
+            let message = "\(userInfo[NSLocalizedDescriptionKey] ?? nsError.localizedDescription)"
+            if let fault = TransportFault.foundationNetworking(code: nsError.code, message: message), fault.code.rawValue != nsError.code {
+                userInfo[NSUnderlyingErrorKey] = nsError
+                return .transport(URLError(fault.code, userInfo: userInfo))
             }
         }
         #endif

@@ -236,6 +236,26 @@ final class TransportConformanceTests: HTTPTestCase {
         }
     }
 
+    /// The one table (`TransportFault`, docs/Networking.md): whatever part of
+    /// HTTP/1.1 a response breaks, every transport reports
+    /// `.badServerResponse`. (FoundationNetworking said `-1002` for a status
+    /// line and `-1` for the rest, which became `.networkConnectionLost`.)
+    func testEveryResponseThatBreaksHTTPIsABadServerResponse() throws {
+        try forEachTransport {
+            let client = self.client()
+            for fault in LoopbackHTTPServer.malformedResponses.keys.sorted() {
+                let error = httpError(outcome(of: client.get(url("/malformed/\(fault)")), timeout: 10))
+                XCTAssertEqual(error?.urlError?.code, .badServerResponse, "\(fault): \(error.map { "\($0)" } ?? "no error")")
+            }
+        }
+    }
+
+    func testAChunkCutShortIsALostConnection() throws {
+        try forEachTransport {
+            XCTAssertEqual(transportError(client().get(url("/cut/chunked"))), .networkConnectionLost)
+        }
+    }
+
     func testHeadersThatNeverEndAreCutByTheTimeout() throws {
         try forEachTransport {
             let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated), timeout: .milliseconds(500))

@@ -292,6 +292,133 @@ final class TransportConformanceTests: HTTPTestCase {
         }
     }
 
+    // MARK: Memory: what a server sends is not piled up
+
+    func skipUnlessResidentMemoryIsReported() throws {
+        guard ResidentMemory.isAvailable else { throw XCTSkip("resident memory is read from /proc/self/status (Linux)") }
+    }
+
+    /// 128 MiB of zeros in 0.8 MB of gzip, a 1 MiB limit: the issue's 1 GiB
+    /// bomb took 1.15 GB resident on `URLSessionHTTPClient` (the body piled
+    /// up on the delegate queue behind a `cancel()` that waited for
+    /// FoundationNetworking), 66 MB on `AsyncHTTPClientTransport`.
+    func testAGzipBombFailsAtTheLimitWithoutBeingInflatedIntoMemory() throws {
+        try skipUnlessResidentMemoryIsReported()
+        try forEachTransport {
+            let client = self.client(maximumResponseBodySize: 1 << 20, maximumConnectionsPerHost: 1)
+            let inflated = 128 << 20
+            _ = LoopbackHTTPServer.gzippedZeros(inflated)   // made before the measurement
+            let started = Date()
+            var failedAfter: TimeInterval = 0
+            let measured = try ResidentMemory.measurePeak { () -> HTTPError? in
+                let error = httpError(outcome(of: client.get(url("/gzip/zeros?n=\(inflated)")), timeout: 60))
+                failedAfter = Date().timeIntervalSince(started)
+                // The transfer is over (its connection slot free again) when the next request gets through.
+                XCTAssertEqual(try outcome(of: client.get(url("/hello")), timeout: 60)?.get().statusCode, 200)
+                return error
+            }
+            let growth = measured.growth ?? 0
+            print("[\(kind.rawValue)] gzip bomb (128 MiB in \(LoopbackHTTPServer.gzippedZeros(inflated).count) bytes), limit 1 MiB: "
+                + "failed after \(String(format: "%.2f", failedAfter)) s, transfer over after \(String(format: "%.2f", Date().timeIntervalSince(started))) s, "
+                + "peak +\(growth >> 20) MiB resident")
+            XCTAssertEqual(measured.result?.kind, .responseTooLarge)
+            XCTAssertLessThan(growth, 32 << 20, "resident memory grew by \(growth >> 20) MiB for a 1 MiB limit")
+            XCTAssertLessThan(failedAfter, 5, "the error comes when the limit is passed")
+        }
+    }
+
+    /// 64 KiB events as fast as the socket takes them, a consumer that takes
+    /// 5 ms for each (12.5 MiB/s), for 2 s, then a dispose. The issue: the
+    /// reading went on at full speed on `URLSessionHTTPClient` and piled the
+    /// body up (191–908 MB), still growing after the dispose; here, on
+    /// 98dd2ee, +540 MiB with 250 MiB sent.
+    ///
+    /// After the dispose, `AsyncHTTPClientTransport` closes the connection
+    /// at once; FoundationNetworking carries out the cancel when its work
+    /// queue is free, which it is not while the server sends faster than it
+    /// reads: over loopback it reads the rest of the body (and drops it),
+    /// within the same memory bound.
+    func testASlowConsumerSlowsTheReadingInsteadOfFillingMemory() throws {
+        try skipUnlessResidentMemoryIsReported()
+        try forEachTransport {
+            let session = Session(client: client(maximumConnectionsPerHost: 1))
+            let consumed = Recorder<Int>()
+            var closedAfter: TimeInterval?
+            var overAfter: TimeInterval = 0
+            let measured = try ResidentMemory.measurePeak { () -> Int in
+                let subscription = session.events(for: URLRequest(url: url("/flood?event=65536&total=\(96 << 20)")), options: EventStreamOptions(reconnects: false))
+                    .subscribe(onNext: { event in
+                        usleep(5_000)
+                        consumed.append(event.data.utf8.count)
+                    })
+                _ = waitUntil(timeout: 2) { false }
+                let sent = server.bytesSent("/flood")
+                let disposed = Date()
+                subscription.dispose()
+                if server.wait(for: .clientClosed("/flood"), timeout: kind == .urlSession ? 0.5 : 10) {
+                    closedAfter = Date().timeIntervalSince(disposed)
+                }
+                // The transfer is over (its connection slot free again) when the next request gets through.
+                XCTAssertEqual(try outcome(of: session.client.get(url("/hello")), timeout: 60)?.get().statusCode, 200)
+                overAfter = Date().timeIntervalSince(disposed)
+                return sent
+            }
+            let growth = measured.growth ?? 0
+            let consumedBytes = consumed.values.reduce(0, +)
+            print("[\(kind.rawValue)] slow consumer for 2 s: consumed \(consumedBytes >> 20) MiB, the server had sent \(measured.result >> 20) MiB, "
+                + "peak +\(growth >> 20) MiB resident; after the dispose: connection closed \(closedAfter.map { String(format: "%.2f s", $0) } ?? "by the server") "
+                + "(\(server.bytesSent("/flood") >> 20) MiB sent), transfer over after \(String(format: "%.2f", overAfter)) s")
+            XCTAssertLessThan(growth, 48 << 20, "resident memory grew by \(growth >> 20) MiB")
+            XCTAssertLessThan(measured.result, consumedBytes + (48 << 20), "the server was not held back")
+            if kind == .asyncHTTPClient {
+                XCTAssertNotNil(closedAfter, "the server saw the connection close")
+            }
+        }
+    }
+
+    /// One event that never ends: `data:` lines of just under 1 MiB, no blank
+    /// line, a 256 MiB body sent as fast as the socket takes it.
+    /// `eventTooLarge` at 8 MiB, and what follows is not kept (the issue:
+    /// 191–908 MB resident, still growing after the error).
+    ///
+    /// `AsyncHTTPClientTransport` closes the connection at once.
+    /// FoundationNetworking carries out the cancel only when its work queue
+    /// is free, which it is not while the data comes faster than it reads
+    /// it: over loopback, from a server that writes as fast as it can, it
+    /// reads the rest of the body (and drops it) first.
+    func testAnEventOverTheSizeLimitEndsTheStreamWithoutFillingMemory() throws {
+        try skipUnlessResidentMemoryIsReported()
+        try forEachTransport {
+            let session = Session(client: client(maximumConnectionsPerHost: 1))
+            let errors = Recorder<Error>()
+            var closedAfter: TimeInterval?
+            var overAfter: TimeInterval = 0
+            let measured = try ResidentMemory.measurePeak { () -> Void in
+                let subscription = session.events(
+                    for: URLRequest(url: url("/flood?event=\((1 << 20) - 64)&blank=0&total=\(256 << 20)")), options: EventStreamOptions(reconnects: false)
+                ).subscribe(onError: { errors.append($0) })
+                defer { subscription.dispose() }
+                guard waitUntil(timeout: 20, { !errors.values.isEmpty }) else { return XCTFail("no error") }
+                let failed = Date()
+                if server.wait(for: .clientClosed("/flood"), timeout: kind == .urlSession ? 1 : 10) {
+                    closedAfter = Date().timeIntervalSince(failed)
+                }
+                // The transfer is over (its connection slot free again) when the next request gets through.
+                XCTAssertEqual(try outcome(of: session.client.get(url("/hello")), timeout: 60)?.get().statusCode, 200)
+                overAfter = Date().timeIntervalSince(failed)
+            }
+            let growth = measured.growth ?? 0
+            print("[\(kind.rawValue)] endless event: \(errors.values.first.map { "\($0)" } ?? "no error"), the server sent \(server.bytesSent("/flood") >> 20) MiB, "
+                + "peak +\(growth >> 20) MiB resident, connection closed \(closedAfter.map { String(format: "%.2f s", $0) } ?? "by the server") after the error, "
+                + "transfer over after \(String(format: "%.2f", overAfter)) s")
+            XCTAssertEqual(errors.values.first as? EventStreamError, .eventTooLarge(limit: 8 << 20))
+            XCTAssertLessThan(growth, 64 << 20, "resident memory grew by \(growth >> 20) MiB")
+            if kind == .asyncHTTPClient {
+                XCTAssertNotNil(closedAfter, "the server saw the connection close")
+            }
+        }
+    }
+
     func testAThousandConcurrentRequestsAllSucceedWithinTheConnectionLimit() throws {
         try forEachTransport {
             let client = self.client(maximumConnectionsPerHost: 6)

@@ -338,7 +338,7 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         // stays reusable).
         if !redirecting {
             let data = buffer.withUnsafeReadableBytes { Data($0) }
-            if !run.receiver.body(data) { task.cancel() }
+            if !run.receiver.body(data) { run.stop() }
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }

@@ -24,7 +24,7 @@ import FoundationNetworking
 ///   `Content-Length` or the bytes received (decompressed) exceed the limit,
 ///   and the transfer is cancelled. On a session the client creates, at most
 ///   1 MiB more waits for the delegate meanwhile (a 1 GiB gzip body with a
-///   1 MiB limit: +3 to +25 MiB resident, against 1.15 GB before).
+///   1 MiB limit: +3 to +29 MiB resident, against 1.15 GB before).
 ///   FoundationNetworking carries the cancel out when its work queue is free,
 ///   which it is not while data arrives faster than it reads it (a local
 ///   server writing as fast as it can, a gzip body inflating): the rest is

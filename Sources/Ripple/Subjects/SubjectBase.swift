@@ -94,8 +94,6 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
 @usableFromInline
 enum SubjectOperation<Element> {
     case event(Event<Element>)
-    /// An error queued by a thread that had a path for it (see ``ErrorTraces``).
-    case tracedError(any Error, ErrorTraces.Trail)
     case add(SubjectSubscription<Element>)
     case remove(SubjectSubscription<Element>)
     case dispose
@@ -151,6 +149,14 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// stalled one does not.
     @usableFromInline
     @exclusivity(unchecked) final var progress = AtomicCell<Int>(0)
+
+    /// The path of an error a caller that found the subject busy queued (see
+    /// ``ErrorTraces``): written and read under `pending`'s lock. A subject
+    /// terminates once, so one is enough; kept beside the queue rather than in
+    /// the queued operation, whose every copy would carry the extra word.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var queuedErrorTrail: ErrorTraces.Trail?
 
     /// Operations queued by callers that found the subject busy.
     @usableFromInline
@@ -304,8 +310,10 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inlinable
     final func emit(_ event: Event<Element>, tracked: Bool) {
         guard tracked ? tryAcquire() : tryAcquireUntracked() else {
-            if case .error(let error) = event, let trail = ErrorTraces.trail(of: error) {
-                enqueue(.tracedError(error, trail))
+            if case .error(let error) = event {
+                // The path the error had on this thread goes with it to the
+                // thread that delivers it (see ``ErrorTraces``).
+                enqueue(.event(event), errorTrail: ErrorTraces.trail(of: error))
             } else {
                 enqueue(.event(event))
             }
@@ -379,11 +387,14 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     /// Queues `operation`; becomes the owner and drains if the subject went idle.
     @usableFromInline
-    final func enqueue(_ operation: SubjectOperation<Element>) {
+    final func enqueue(_ operation: SubjectOperation<Element>, errorTrail: ErrorTraces.Trail? = nil) {
         if case .event = operation, AtomicCell.load(&turnEnding, ordering: .relaxed) != 0 {
             waitForTurnEnd()
         }
         let queued = pending.withLock { queue -> Int in
+            if let errorTrail {
+                queuedErrorTrail = errorTrail
+            }
             queue.append(operation)
             return queue.count
         }
@@ -479,9 +490,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     final func perform(_ operation: SubjectOperation<Element>) {
         switch operation {
         case .event(let event):
-            process(event)
-        case .tracedError(let error, let trail):
-            ErrorTraces.resuming(trail) { process(.error(error)) }
+            if case .error = event, let trail = pending.withLock({ _ in queuedErrorTrail }) {
+                ErrorTraces.resuming(trail) { process(event) }
+            } else {
+                process(event)
+            }
         case .add(let subscription):
             performAdd(subscription)
         case .remove(let subscription):

@@ -103,6 +103,32 @@ final class ErrorTraceKindsTests: RippleTestCase {
         ])
     }
 
+    func testAnErrorQueuedByABusySubjectKeepsItsPath() {
+        // The error reaches the subject while it delivers 1 (re-entrantly): it is
+        // queued and delivered after the checkpoint's frame is gone.
+        let upstream = PublishSubject<Int>()
+        let subject = PublishSubject<Int>()
+        _ = upstream.checkpoint("upstream").subscribe(subject)
+        var trace: RippleErrorTrace?
+        _ = subject.subscribe(
+            onNext: { if $0 == 1 { upstream.onError(Two()) } },
+            onError: { trace = $0.rippleTrace })
+        subject.onNext(1)
+        XCTAssertEqual(trace?.steps.map(\.name), ["upstream"])
+    }
+
+    func testAnErrorQueuedBehindAMergeDeliveryKeepsItsPath() {
+        let failing = PublishSubject<Int>()
+        let values = PublishSubject<Int>()
+        var trace: RippleErrorTrace?
+        _ = Observable.merge(failing.checkpoint("failing"), values)
+            .subscribe(
+                onNext: { if $0 == 1 { failing.onError(Plain.failed) } },
+                onError: { trace = $0.rippleTrace })
+        values.onNext(1)
+        XCTAssertEqual(trace?.steps.map(\.name), ["failing"])
+    }
+
     func testAnErrorReadAfterItsDeliveryReadsItsLatestPath() {
         let subject = PublishSubject<Int>()
         var stored: (any Error)?

@@ -40,7 +40,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
-        .target(name: "Ripple"),
+        // C: the calling thread's return addresses and the image an address is
+        // in, for operator sites on Linux (see docs/Architecture.md).
+        .target(name: "CRippleStacks"),
+        .target(name: "Ripple", dependencies: ["CRippleStacks"]),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
         .target(name: "RippleHTTP", dependencies: [
             "Ripple",

@@ -48,7 +48,10 @@ let package = Package(
         // C11 atomics in `static inline` functions, which the Swift compiler
         // inlines into `AtomicCell`'s callers (internal: no product).
         .target(name: "CRippleAtomics"),
-        .target(name: "Ripple", dependencies: ["CRippleAtomics"]),
+        // C: the calling thread's return addresses and the image an address is
+        // in, for operator sites on Linux (see docs/Architecture.md).
+        .target(name: "CRippleStacks"),
+        .target(name: "Ripple", dependencies: ["CRippleAtomics", "CRippleStacks"]),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
         .target(name: "RippleHTTP", dependencies: [
             "Ripple",

@@ -52,20 +52,9 @@ struct DWARFLineTable {
         return (files[Int(row.file)], Int(row.line))
     }
 
-    /// The table of the ELF file at `path`; `nil` if it cannot be read.
-    init?(path: String) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 64 else { return nil }
-        let size = Int(status.st_size)
-        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
-            return nil
-        }
-        defer { munmap(mapping, size) }
-        let image = UnsafeRawBufferPointer(start: mapping, count: size)
-        guard let sections = ELFSections(image), let lines = sections[".debug_line"] else { return nil }
+    /// The table of an ELF image's sections; `nil` if it has no line table.
+    init?(_ sections: ELFSections) {
+        guard let lines = sections[".debug_line"] else { return nil }
         let context = DWARFStrings(lineStrings: sections[".debug_line_str"], strings: sections[".debug_str"])
         var reader = ByteReader(lines)
         while !reader.isAtEnd {
@@ -263,13 +252,14 @@ struct DWARFLineTable {
 }
 
 /// The string sections a DWARF 5 line table refers to.
-private struct DWARFStrings {
+struct DWARFStrings {
     let lineStrings: UnsafeRawBufferPointer?
     let strings: UnsafeRawBufferPointer?
 }
 
-/// The named sections of an ELF64 little-endian image.
-private struct ELFSections {
+/// The named sections of an ELF64 little-endian image that symbolication reads:
+/// the debugging sections and the symbol tables.
+struct ELFSections {
     private var sections: [String: UnsafeRawBufferPointer] = [:]
 
     init?(_ image: UnsafeRawBufferPointer) {
@@ -298,16 +288,19 @@ private struct ELFSections {
                   entry.offset < UInt64(image.count), entry.size <= UInt64(image.count) - entry.offset else { continue }
             var nameReader = ByteReader(nameTable)
             nameReader.offset = Int(entry.name)
-            guard let name = nameReader.cString(), name.hasPrefix(".debug_") else { continue }
+            guard let name = nameReader.cString(), name.hasPrefix(".debug_") || Self.symbolSections.contains(name)
+            else { continue }
             sections[name] = UnsafeRawBufferPointer(rebasing: image[Int(entry.offset)..<Int(entry.offset + entry.size)])
         }
     }
+
+    private static let symbolSections: Set<String> = [".symtab", ".strtab", ".dynsym", ".dynstr"]
 
     subscript(name: String) -> UnsafeRawBufferPointer? { sections[name] }
 }
 
 /// Bounds-checked little-endian reads; every read returns `nil` past the end.
-private struct ByteReader {
+struct ByteReader {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
     var count: Int

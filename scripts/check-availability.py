@@ -253,6 +253,8 @@ def check_file(path, text, problems):
                     guards.append(directive.group(2).strip() == "canImport(%s)" % module)
                 elif kind == "endif" and guards:
                     guards.pop()
+                elif kind == "elseif" and guards:
+                    guards[-1] = directive.group(2).strip() == "canImport(%s)" % module
                 elif guards:
                     guards[-1] = False
                 continue
@@ -391,6 +393,9 @@ SELF_TEST = [
     (1, "#if canImport(Runtime)\nimport Runtime\n#endif\nenum Sites {\n    #if canImport(Runtime)\n"
         "    public static func grab(_ b: Backtrace) -> Int { 1 }\n    #endif\n}"),  # a public use, unmarked
     (1, "import Runtime\nenum Sites {}"),  # unconditional import, unmarked declaration
+    # Linux first, Runtime on the other platforms: an #elseif guard counts
+    (0, "#if os(Linux)\nimport Glibc\n#elseif canImport(Runtime)\nimport Runtime\n#endif\nenum Sites {}"),
+    (1, "#if canImport(Runtime)\nlet x = 1\n#else\nimport Runtime\n#endif\nenum Sites {}"),
     (2, "import Synchronization\nlet counter = Atomic<Int>(0)"),  # the import rule and the API
     (0, "final class Atomic<Value> {}\nlet counter = Atomic<Int>(0)"),  # not Synchronization's
     (1, "#if !os(Linux)\nlet c = ContinuousClock()\n#endif"),

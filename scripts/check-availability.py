@@ -395,7 +395,7 @@ SELF_TEST = [
     (1, "import Runtime\nenum Sites {}"),  # unconditional import, unmarked declaration
     # Linux first, Runtime on the other platforms: an #elseif guard counts
     (0, "#if os(Linux)\nimport Glibc\n#elseif canImport(Runtime)\nimport Runtime\n#endif\nenum Sites {}"),
-    (1, "#if canImport(Runtime)\nlet x = 1\n#else\nimport Runtime\n#endif\nenum Sites {}"),
+    (2, "#if canImport(Runtime)\nlet x = 1\n#else\nimport Runtime\n#endif\nenum Sites {}"),  # one per declaration
     (2, "import Synchronization\nlet counter = Atomic<Int>(0)"),  # the import rule and the API
     (0, "final class Atomic<Value> {}\nlet counter = Atomic<Int>(0)"),  # not Synchronization's
     (1, "#if !os(Linux)\nlet c = ContinuousClock()\n#endif"),

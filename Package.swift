@@ -19,8 +19,13 @@ let cocoaInterfaceSettings: [SwiftSetting] = [.define("RIPPLE_COCOA_INTERFACE", 
 let package = Package(
     name: "Ripple",
     platforms: [
-        // `Synchronization` (Mutex, Atomic) needs these releases on Apple platforms.
-        .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+        // Swift concurrency's back-deployment floor, what the libraries apps
+        // already use declare (GRDB, Kingfisher: iOS 13 / macOS 10.15). Anything
+        // newer is marked `@available` (Observation interop: macOS 14 / iOS 17);
+        // `scripts/check-availability.py` checks it. Ripple's lock and atomics
+        // are its own (`PlatformLock`, `AtomicCell` on `CRippleAtomics`), not
+        // `Synchronization`'s, which needs macOS 15 / iOS 18.
+        .macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1),
     ],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
@@ -49,7 +54,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
-        .target(name: "Ripple"),
+        // C11 atomics in `static inline` functions, which the Swift compiler
+        // inlines into `AtomicCell`'s callers (internal: no product).
+        .target(name: "CRippleAtomics"),
+        // C: the calling thread's return addresses and the image an address is
+        // in, for operator sites on Linux (see docs/Architecture.md).
+        .target(name: "CRippleStacks"),
+        .target(name: "Ripple", dependencies: ["CRippleAtomics", "CRippleStacks"]),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
         .target(name: "RippleHTTP", dependencies: [
             "Ripple",
@@ -84,6 +95,18 @@ let package = Package(
         // of their own, so the rest of the tests see Ripple's declarations only).
         .target(name: "RippleCompatFixture", dependencies: ["Ripple"], path: "Tests/RippleCompatFixture"),
         .testTarget(name: "RippleCompatTests", dependencies: ["Ripple", "RippleCompatFixture"]),
+        // Test-only: helpers in the shapes community libraries (RxSwiftExt,
+        // RxOptional, RxSwiftUtilities) and apps declare beside the operators, and
+        // calls written for RxSwift next to them, each checked to reach the
+        // declaration RxSwift's would (issue 34). Swift 5 mode, warnings as errors.
+        .target(
+            name: "RippleCallShapeFixture", dependencies: ["Ripple"], path: "Tests/RippleCallShapeFixture",
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
+        .testTarget(
+            name: "RippleCallShapeTests", dependencies: ["Ripple", "RippleTest", "RippleCallShapeFixture"],
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
         // User code, not Ripple's tests: each target compiles the way an app would
         // write it, and a warning is a build failure (`-warnings-as-errors` is fine
         // on test targets, which no other package builds).

@@ -84,11 +84,10 @@ extension ObservableType {{
     @inline(__always)
     public static func combineLatest<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ({elements}) throws -> Element
     ) -> Observable<Element> {{
-        CombineLatestFactory.combineLatest({erased}, site: SiteLiteral("combineLatest", file, line))
-            .map({{ try resultSelector({spread}) }}, file: file, line: line)
+        CombineLatestFactory.combineLatest({erased}, site: SiteLiteral("combineLatest"))
+            .map({{ try resultSelector({spread}) }})
     }}
 }}
 
@@ -103,10 +102,9 @@ extension ObservableType where Element == Any {{
 {marble}
     @inlinable
     public static func combineLatest<{generics}>(
-        {args},
-        file: StaticString = #fileID, line: UInt = #line
+        {args}
     ) -> Observable<({elements})> {{
-        CombineLatestFactory.combineLatest({erased}, site: SiteLiteral("combineLatest", file, line))
+        CombineLatestFactory.combineLatest({erased}, site: SiteLiteral("combineLatest"))
     }}
 }}
 
@@ -158,11 +156,10 @@ extension ObservableType {{
     @inline(__always)
     public static func zip<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ({elements}) throws -> Element
     ) -> Observable<Element> {{
-        ZipFactory.zip({erased}, site: SiteLiteral("zip", file, line))
-            .map({{ try resultSelector({spread}) }}, file: file, line: line)
+        ZipFactory.zip({erased}, site: SiteLiteral("zip"))
+            .map({{ try resultSelector({spread}) }})
     }}
 }}
 
@@ -178,10 +175,9 @@ extension ObservableType where Element == Any {{
 {marble}
     @inlinable
     public static func zip<{generics}>(
-        {args},
-        file: StaticString = #fileID, line: UInt = #line
+        {args}
     ) -> Observable<({elements})> {{
-        ZipFactory.zip({erased}, site: SiteLiteral("zip", file, line))
+        ZipFactory.zip({erased}, site: SiteLiteral("zip"))
     }}
 }}
 

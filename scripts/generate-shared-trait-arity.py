@@ -70,10 +70,9 @@ extension InfallibleType {{
 {MARBLES[op]}
     public static func {op}<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ({elements}) -> Element
     ) -> Infallible<Element> {{
-        Infallible(Observable.{op}({erased}, resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.{op}({erased}, resultSelector: resultSelector))
     }}
 }}
 
@@ -84,10 +83,9 @@ extension InfallibleType where Element == Any {{
     ///
 {MARBLES[op]}
     public static func {op}<{generics}>(
-        {args},
-        file: StaticString = #fileID, line: UInt = #line
+        {args}
     ) -> Infallible<({elements})> {{
-        Infallible<({elements})>(Observable.{op}({erased}, file: file, line: line))
+        Infallible<({elements})>(Observable.{op}({erased}))
     }}
 }}
 """
@@ -109,10 +107,9 @@ extension SharedSequence {{
 {MARBLES[op]}
     public static func {op}<{generics}>(
         {args},
-        resultSelector: @escaping ({elements}) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ({elements}) -> Element
     ) -> SharedSequence<SharingStrategy, Element> where {same} {{
-        SharedSequence(Observable.{op}({erased}, resultSelector: resultSelector, file: file, line: line))
+        SharedSequence(Observable.{op}({erased}, resultSelector: resultSelector))
     }}
 }}
 
@@ -123,10 +120,9 @@ extension SharedSequenceConvertibleType where Element == Any {{
     ///
 {MARBLES[op]}
     public static func {op}<{generics}>(
-        {args},
-        file: StaticString = #fileID, line: UInt = #line
+        {args}
     ) -> SharedSequence<O1.SharingStrategy, ({elements})> where {same} {{
-        SharedSequence<O1.SharingStrategy, ({elements})>(Observable.{op}({erased}, file: file, line: line))
+        SharedSequence<O1.SharingStrategy, ({elements})>(Observable.{op}({erased}))
     }}
 }}
 """

@@ -60,11 +60,10 @@ extension PrimitiveSequenceType where Trait == {trait} {{
     /// ```
     public static func zip<{generics}>(
         {args},
-        resultSelector: @escaping ({generics}) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ({generics}) throws -> Element
     ) -> {name}<Element> {{
-        {name}(raw: ZipFactory.zip({raw}, site: SiteLiteral("zip", file, line))
-            .map({{ try resultSelector({spread}) }}, file: file, line: line))
+        {name}(raw: ZipFactory.zip({raw}, site: SiteLiteral("zip"))
+            .map({{ try resultSelector({spread}) }}))
     }}
 }}
 
@@ -79,10 +78,9 @@ extension PrimitiveSequenceType where Trait == {trait}, Element == Any {{
 {zipped_tuple}
     /// ```
     public static func zip<{generics}>(
-        {args},
-        file: StaticString = #fileID, line: UInt = #line
+        {args}
     ) -> {name}<({generics})> {{
-        {name}(raw: ZipFactory.zip({raw}, site: SiteLiteral("zip", file, line)))
+        {name}(raw: ZipFactory.zip({raw}, site: SiteLiteral("zip")))
     }}
 }}
 """

@@ -14,6 +14,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# First, because it takes a second: no Apple SDK here, so this is what checks that
+# the root package uses nothing above its minimum deployment targets (macOS 10.15,
+# iOS 13, ...) outside an `@available`-marked place. Its self-test first, so that a
+# check that stopped finding anything fails too.
+echo "==> Availability: nothing above macOS 10.15 / iOS 13 / tvOS 13 / watchOS 6 / visionOS 1"
+scripts/check-availability.py --self-test
+scripts/check-availability.py
+
 # With the trait: AsyncHTTPClientTransport and its tests are built too (SwiftNIO,
 # BoringSSL and AsyncHTTPClient: about 10 minutes of CPU on a first build, so 5 more
 # minutes on 2 idle cores). The build without the trait is the ThreadSanitizer step's.
@@ -23,6 +31,12 @@ swift test --traits AsyncHTTPClient
 # Right after the root package's build, which the symbol graphs reuse.
 echo "==> API reference (DocC)"
 ./scripts/build-docs.sh
+
+# Every public declaration with one of RxSwift's names takes RxSwift 6.10.2's
+# parameters, or is a documented deviation (seconds: symbol graphs of the debug
+# build above).
+echo "==> API shapes: Ripple's declarations against RxSwift 6.10.2's"
+scripts/check-api-shapes.py
 
 # View-model code type-checked against the debug build above: fails when an
 # expression needs more of the constraint solver's work (deterministic) or time

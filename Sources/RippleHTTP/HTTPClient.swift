@@ -49,9 +49,11 @@ public protocol HTTPClient: Sendable {
     /// ``send(_:whenStarted:)``.
     ///
     /// The body has no size limit (a stream of events may never end): the
-    /// consumer bounds what it keeps. Each part is delivered on the
-    /// transport's thread before the transport reads more, so a slow consumer
-    /// slows the reading instead of filling a buffer. Redirects are followed
+    /// consumer bounds what it keeps. A slow consumer slows the reading
+    /// instead of filling a buffer: `AsyncHTTPClientTransport` reads the next
+    /// part once the observer has returned; ``URLSessionHTTPClient`` (on a
+    /// session it creates) lets at most 1 MiB wait for the observer (16 MiB
+    /// while a cancel waits for FoundationNetworking). Redirects are followed
     /// as in ``send(_:)``; the parts are those of the final response.
     ///
     /// The default implementation, for clients that cannot stream, sends the

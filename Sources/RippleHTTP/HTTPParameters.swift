@@ -109,7 +109,8 @@ extension URL: HTTPParameterConvertible {
 extension Date: HTTPParameterConvertible {
     /// ISO-8601 with fractional seconds in UTC, e.g. `2024-05-01T12:00:00.000Z`.
     public var httpParameterValue: HTTPParameterValue {
-        .string(formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        guard #available(macOS 12, iOS 15, tvOS 15, watchOS 8, *) else { return .string(ISO8601BeforeFormatStyle.format(self)) }
+        return .string(formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 }
 

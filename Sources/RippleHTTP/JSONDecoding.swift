@@ -26,6 +26,7 @@ extension JSONDecoder {
     }
 
     static func parseISO8601(_ text: String) -> Date? {
+        guard #available(macOS 12, iOS 15, tvOS 15, watchOS 8, *) else { return ISO8601BeforeFormatStyle.parse(text) }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {
             return date
         }
@@ -122,5 +123,28 @@ enum JSONKeyPath {
         if value is NSNull { return "null" }
         if value is String { return "a string" }
         return "a scalar"
+    }
+}
+
+/// ISO-8601 dates where `Date.ISO8601FormatStyle` does not exist (it needs
+/// macOS 12 / iOS 15 / tvOS 15 / watchOS 8; RippleHTTP supports macOS 10.15 /
+/// iOS 13): `ISO8601DateFormatter`, which reads and writes the same text but keeps
+/// milliseconds only (`.123456` is read as `.123`). A new formatter per call,
+/// because a formatter shared between threads would need a lock; only those
+/// older systems pay for it. `ISO8601BeforeFormatStyleTests` runs it on Linux.
+enum ISO8601BeforeFormatStyle {
+    static func parse(_ text: String) -> Date? {
+        formatter(fractionalSeconds: true).date(from: text) ?? formatter(fractionalSeconds: false).date(from: text)
+    }
+
+    /// With fractional seconds, in UTC: `2024-05-01T12:00:00.000Z`.
+    static func format(_ date: Date) -> String {
+        formatter(fractionalSeconds: true).string(from: date)
+    }
+
+    private static func formatter(fractionalSeconds: Bool) -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = fractionalSeconds ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        return formatter
     }
 }

@@ -23,8 +23,6 @@ final class ResponseReceiver: @unchecked Sendable {
     private var consumer: Consumer?
     private var response: HTTPURLResponse?
     private var collected = Data()
-    /// The body is over the limit: the transfer must stop.
-    private var exceeded = false
     /// The largest body collected (`send`); streams have no limit.
     let limit: Int
 
@@ -49,8 +47,8 @@ final class ResponseReceiver: @unchecked Sendable {
 
     /// The head of the final response. Returns `false` when the transfer
     /// should stop: the receiver is done, or the announced `Content-Length`
-    /// is over the limit (then call ``finish(_:)`` with `nil`, which reports
-    /// ``HTTPError/responseTooLarge(limit:)``).
+    /// is over the limit (then ``HTTPError/responseTooLarge(limit:)`` has
+    /// been delivered).
     func head(_ head: HTTPURLResponse) -> Bool {
         lock.lock()
         guard let consumer else {
@@ -59,11 +57,10 @@ final class ResponseReceiver: @unchecked Sendable {
         }
         response = head
         switch consumer {
-        case .collect:
+        case .collect(let observer):
             let expected = head.expectedContentLength
             if expected > Int64(limit) {
-                exceeded = true
-                lock.unlock()
+                tooLarge(observer)
                 return false
             }
             if expected > 0 {
@@ -83,21 +80,21 @@ final class ResponseReceiver: @unchecked Sendable {
     }
 
     /// Bytes of the body. Returns `false` when the transfer should stop:
-    /// the receiver is done, or the body went over the limit (then call
-    /// ``finish(_:)``).
+    /// the receiver is done, or the body went over the limit (then
+    /// ``HTTPError/responseTooLarge(limit:)`` has been delivered, at once:
+    /// not when the transport has stopped, which FoundationNetworking may do
+    /// only once the server stops sending).
     func body(_ data: Data) -> Bool {
         guard !data.isEmpty else { return isActive }
         lock.lock()
-        guard let consumer, !exceeded else {
+        guard let consumer else {
             lock.unlock()
             return false
         }
         switch consumer {
-        case .collect:
+        case .collect(let observer):
             if data.count > limit - collected.count {
-                exceeded = true
-                collected = Data()
-                lock.unlock()
+                tooLarge(observer)
                 return false
             }
             collected.append(data)
@@ -110,9 +107,19 @@ final class ResponseReceiver: @unchecked Sendable {
         }
     }
 
-    /// The transfer ended: `error` is `nil` when the body is complete. A body
-    /// over the limit fails with ``HTTPError/responseTooLarge(limit:)``
-    /// whatever `error` is. Delivers once; later calls do nothing.
+    /// Under the lock, which it releases: the body is over the limit; the
+    /// receiver is done and `observer` hears
+    /// ``HTTPError/responseTooLarge(limit:)``, outside the lock.
+    private func tooLarge(_ observer: (SingleEvent<HTTPResponse>) -> Void) {
+        consumer = nil
+        collected = Data()
+        lock.unlock()
+        observer(.failure(HTTPError.responseTooLarge(limit: limit)))
+    }
+
+    /// The transfer ended: `error` is `nil` when the body is complete.
+    /// Delivers once; later calls (and calls after a body over the limit,
+    /// already reported) do nothing.
     func finish(_ error: HTTPError?) {
         lock.lock()
         guard let consumer else {
@@ -123,9 +130,8 @@ final class ResponseReceiver: @unchecked Sendable {
         let response = self.response
         let body = collected
         collected = Data()
-        let exceeded = self.exceeded
         lock.unlock()
-        let failure: HTTPError? = exceeded ? .responseTooLarge(limit: limit) : error
+        let failure = error
         switch consumer {
         case .collect(let observer):
             if let failure {

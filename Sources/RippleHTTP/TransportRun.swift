@@ -109,11 +109,21 @@ struct TransportRunState<Task> {
             phase = .disposed
             return .nothing
         case .running(let task):
+            if cancelling { return .nothing }
             cancelling = true
             return .cancel(task)
         case .finished, .disposed:
             return .nothing
         }
+    }
+
+    /// The client wants no more of the transfer (its receiver is done with
+    /// it: over the size limit, or disposed): the task to cancel, the first
+    /// time only. Nothing more is handed over.
+    mutating func stop() -> Task? {
+        guard case .running(let task) = phase, !cancelling else { return nil }
+        cancelling = true
+        return task
     }
 
     /// The transport is done with the request.
@@ -234,6 +244,17 @@ final class TransportRun<Task>: @unchecked Sendable {
         started()
     }
 
+    /// The request to hand over outside the lock (then
+    /// ``attach(_:whileLocked:)`` the task made for it), or `nil` if the run
+    /// was disposed meanwhile (the slot goes back).
+    func requestToHandOver() -> URLRequest? {
+        if let request = withLock({ $0.mayHandOver ? $0.current : nil }) {
+            return request
+        }
+        releaseSlot()
+        return nil
+    }
+
     /// Records `task`, the transport's hand-over of the current request made
     /// outside the lock (for a transport that may call back before its call
     /// returns); `whileLocked` runs under the lock when it is kept. `false`:
@@ -270,6 +291,14 @@ final class TransportRun<Task>: @unchecked Sendable {
             cancel(task)
         case .nothing:
             break
+        }
+    }
+
+    /// Cancels the running task once, for a receiver that wants no more of
+    /// it; the transport's end of it finishes the run.
+    func stop() {
+        if let task = withLock({ $0.stop() }) {
+            cancel(task)
         }
     }
 

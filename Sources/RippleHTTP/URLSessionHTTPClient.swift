@@ -20,12 +20,22 @@ import FoundationNetworking
 ///   ``Session``'s) start when it is handed to `URLSession`, so time spent
 ///   waiting for a slot does not count.
 /// - **Body size.** A body larger than ``maximumResponseBodySize`` (32 MiB by
-///   default) fails with ``HTTPError/responseTooLarge(limit:)``. On a session
-///   the client creates, the transfer is cancelled as soon as the
-///   `Content-Length` or the bytes received exceed the limit (FoundationNetworking
-///   reads ahead of its delegate, so on a fast link some more arrives first);
-///   on a session you pass in (which reports the body only when it is
-///   complete) the check happens at the end.
+///   default) fails with ``HTTPError/responseTooLarge(limit:)`` as soon as the
+///   `Content-Length` or the bytes received (decompressed) exceed the limit,
+///   and the transfer is cancelled. On a session the client creates, at most
+///   1 MiB more waits for the delegate meanwhile (a 1 GiB gzip body with a
+///   1 MiB limit: +3 to +29 MiB resident, against 1.15 GB before).
+///   FoundationNetworking carries the cancel out when its work queue is free,
+///   which it is not while data arrives faster than it reads it (a local
+///   server writing as fast as it can, a gzip body inflating): the rest is
+///   read and dropped until then. On a session you pass in (which reports
+///   the body only when it is complete) the check happens at the end.
+/// - **Back-pressure.** On a session the client creates (on Linux), a body
+///   that arrives faster than it is delivered (a slow consumer of
+///   ``stream(_:whenStarted:)``, a gzip body inflating) makes the reading
+///   wait once 1 MiB of it is pending: TCP then slows the server down. All
+///   deliveries of one client share its serial delegate queue: an observer
+///   that blocks holds back every response of the client.
 /// - The request's `timeoutInterval` is honoured (`URLSession` reports
 ///   ``HTTPError/transport(_:)`` with `URLError(.timedOut)`). FoundationNetworking
 ///   (Linux) counts it in whole seconds and fails a request with a shorter
@@ -37,8 +47,9 @@ import FoundationNetworking
 ///   10 redirects by default (see ``RedirectPolicy``), on every session,
 ///   yours included.
 /// - **Streaming.** ``stream(_:whenStarted:)`` delivers the body as it
-///   arrives (on a session the client creates; on a session you pass in,
-///   whose delegate is yours, the whole body arrives as one part at the end).
+///   arrives, at the consumer's pace (on a session the client creates; on a
+///   session you pass in, whose delegate is yours, the whole body arrives as
+///   one part at the end).
 /// - The outcome is delivered on the session's delegate queue: no lock is
 ///   held while your observer runs. Use `observe(on: MainScheduler.instance)`
 ///   before touching the UI.
@@ -88,6 +99,11 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     private let ownsSession: Bool
     let events: URLSessionTaskEvents?
     let limiter: ConnectionLimiter
+    /// The delegate queue of a session the client created (it slows the
+    /// reading down to the consumer's pace on FoundationNetworking).
+    let deliveryQueue: URLSessionDeliveryQueue?
+    /// Where a session passed in is asked to create, resume and cancel tasks.
+    private let control: DispatchQueue?
 
     /// A client on a new session with the default configuration
     /// (`URLSessionConfiguration.default`); see
@@ -110,6 +126,8 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         self.redirectPolicy = redirectPolicy
         self.ownsSession = false
         self.events = nil
+        self.deliveryQueue = nil
+        self.control = DispatchQueue(label: "RippleHTTP.URLSessionHTTPClient.control")
         self.maximumResponseBodySize = max(0, maximumResponseBodySize)
         self.maximumConnectionsPerHost = URLSessionHTTPClient.limit(session.configuration.httpMaximumConnectionsPerHost)
         self.limiter = ConnectionLimiter(limit: maximumConnectionsPerHost)
@@ -120,8 +138,10 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     ///
     /// The session's delegate is the client's (bodies are checked against
     /// `maximumResponseBodySize` as they stream in) and its delegate queue a
-    /// serial queue of its own. On Linux the session has no `URLCache` (see
-    /// the type's documentation). `configuration` itself is not modified.
+    /// serial queue of its own, which on Linux holds the reading back while
+    /// 1 MiB of body waits for delivery. On Linux the session has no
+    /// `URLCache` (see the type's documentation). `configuration` itself is
+    /// not modified.
     ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.ephemeral
@@ -148,12 +168,17 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         configuration.urlCache = nil
         #endif
         let events = URLSessionTaskEvents()
-        let queue = OperationQueue()
-        queue.name = "RippleHTTP.URLSessionHTTPClient"
-        queue.maxConcurrentOperationCount = 1
+        #if canImport(FoundationNetworking)
+        let bound = URLSessionDeliveryQueue.defaultBound
+        #else
+        let bound = 0
+        #endif
+        let queue = URLSessionDeliveryQueue(name: "RippleHTTP.URLSessionHTTPClient", bound: bound)
         self.session = URLSession(configuration: configuration, delegate: events, delegateQueue: queue)
         self.ownsSession = true
         self.events = events
+        self.deliveryQueue = queue
+        self.control = nil
         self.maximumResponseBodySize = max(0, maximumResponseBodySize)
         self.maximumConnectionsPerHost = URLSessionHTTPClient.limit(configuration.httpMaximumConnectionsPerHost)
         self.limiter = ConnectionLimiter(limit: maximumConnectionsPerHost)
@@ -167,6 +192,26 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
 
     private static func limit(_ configured: Int) -> Int {
         configured > 0 ? configured : Int.max
+    }
+
+    /// Runs `body`, a call into ``session`` (creating, resuming or
+    /// cancelling a task), later on a serial queue of the client's, never on
+    /// the caller's thread nor on the delegate queue.
+    ///
+    /// FoundationNetworking runs each of these calls synchronously on its
+    /// work queue, and while a body streams in fast (a gzip body inflating,
+    /// a stream faster than its consumer) that queue lets nothing else in
+    /// until the data stops (measured: a `cancel()` made 0.1 s into a 1 GiB
+    /// gzip body returned 15 s later, when all of it had been inflated). A
+    /// `cancel()` made on the delegate queue held every delivery of the
+    /// client behind it, and the pieces of the body piled up in the queue:
+    /// 1.15 GB resident for a 1 MiB limit.
+    func callSession(_ body: @escaping @Sendable () -> Void) {
+        if let deliveryQueue {
+            deliveryQueue.callSession(body)
+        } else {
+            control?.async(execute: body)
+        }
     }
 
     /// Sends `request` when subscribed; see the type's documentation.
@@ -225,32 +270,31 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         return request
     }
 
-    /// A failure reported by `URLSession`, as an ``HTTPError``.
+    /// A failure reported by `URLSession`, as an ``HTTPError`` whose
+    /// `URLError` code follows ``TransportFault``'s table, the one every
+    /// transport uses.
     ///
-    /// FoundationNetworking reports a connection that the server (or the
-    /// network) closed in the middle of a response with libcurl's codes:
-    /// `-1` (`.unknown`, "transfer closed with 993 bytes remaining to read")
-    /// and `-1011` (`.badServerResponse`, "Empty reply from server"). Darwin
-    /// reports the same loss as `.networkConnectionLost` (`-1005`), the code
-    /// apps and ``RetryPolicy/isTransient(_:)`` handle, so on Linux these two
-    /// become `.networkConnectionLost`; libcurl's message stays the
+    /// FoundationNetworking reports most of libcurl's failures as `-1`
+    /// (`.unknown`) with libcurl's message, a connection closed before any
+    /// byte as `-1011` ("Empty reply from server") and an answer that is not
+    /// HTTP as `-1002` (`.unsupportedURL`, "Received HTTP/0.9 when not
+    /// allowed", "Unsupported HTTP version in response"). Darwin reports a
+    /// connection lost mid-response as `.networkConnectionLost` (`-1005`),
+    /// the code apps and ``RetryPolicy/isTransient(_:)`` handle. So on Linux:
+    /// a lost connection becomes `.networkConnectionLost`, a response that
+    /// breaks HTTP (its status line, a header line, the size of its header
+    /// block, a chunk size) `.badServerResponse`; libcurl's message stays the
     /// description and the original error the `NSUnderlyingErrorKey`.
-    /// An answer that is not HTTP (no status line) is
-    /// `-1002` "Received HTTP/0.9 when not allowed" there, `.badServerResponse`
-    /// on Darwin (and with `AsyncHTTPClientTransport`): it becomes
-    /// `.badServerResponse`.
     static func transportFailure(_ error: Error) -> HTTPError {
         let converted = HTTPError.transport(from: error)
         #if canImport(FoundationNetworking)
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain {
             var userInfo = nsError.userInfo
-            userInfo[NSUnderlyingErrorKey] = nsError
-            if nsError.code == NSURLErrorUnknown || nsError.code == NSURLErrorBadServerResponse {
-                return .transport(URLError(.networkConnectionLost, userInfo: userInfo))
-            }
-            if nsError.code == NSURLErrorUnsupportedURL, "\(userInfo[NSLocalizedDescriptionKey] ?? "")".contains("HTTP/0.9") {
-                return .transport(URLError(.badServerResponse, userInfo: userInfo))
+            let message = "\(userInfo[NSLocalizedDescriptionKey] ?? nsError.localizedDescription)"
+            if let fault = TransportFault.foundationNetworking(code: nsError.code, message: message), fault.code.rawValue != nsError.code {
+                userInfo[NSUnderlyingErrorKey] = nsError
+                return .transport(URLError(fault.code, userInfo: userInfo))
             }
         }
         #endif

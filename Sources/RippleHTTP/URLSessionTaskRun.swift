@@ -5,15 +5,20 @@ import FoundationNetworking
 
 /// One subscription to ``URLSessionHTTPClient/send(_:)`` or
 /// ``URLSessionHTTPClient/stream(_:whenStarted:)``: a ``TransportRun`` (slot,
-/// dispose, end) whose request is handed to `URLSession` from the session's
-/// delegate queue, with redirects followed by the client's
-/// ``RedirectPolicy``.
+/// dispose, end) whose request is handed to `URLSession` from the client's
+/// own serial queue (``URLSessionHTTPClient/callSession(_:)``), with
+/// redirects followed by the client's ``RedirectPolicy``.
 ///
 /// ```
-/// waiting ──slot──▶ starting ──start (delegate queue)──▶ running ──complete──▶ finished
-///    │                  │                                    │
-///    └─dispose─▶ disposed (nothing sent)                     └─dispose─▶ task cancelled, nothing delivered
+/// waiting ──slot──▶ starting ──create, attach, resume (client's queue)──▶ running ──complete──▶ finished
+///    │                  │                                                   │
+///    └─dispose─▶ disposed (nothing sent)                                    └─dispose─▶ task cancelled (client's queue), nothing delivered
 /// ```
+///
+/// No lock is held while `URLSession` is called: FoundationNetworking may
+/// make such a call wait for its work queue, and the work queue may be
+/// waiting for the delegate queue (``URLSessionDeliveryQueue``), where a
+/// dispose could be waiting for the lock.
 final class URLSessionTaskRun: @unchecked Sendable {
     private let client: URLSessionHTTPClient
     private let run: TransportRun<URLSessionDataTask>
@@ -23,36 +28,44 @@ final class URLSessionTaskRun: @unchecked Sendable {
         // may still start: a session is never used after its client
         // invalidated it.
         self.client = client
-        run = TransportRun(request: request, limiter: client.limiter, started: started, receiver: receiver) { $0.cancel() }
+        run = TransportRun(request: request, limiter: client.limiter, started: started, receiver: receiver) { [client] task in
+            client.callSession { task.cancel() }
+        }
     }
 
     /// Asks for a connection slot.
     func begin() {
         run.begin { [self] in
-            // Started from the delegate queue, not from `subscribe`: a dispose
-            // that comes right after the subscription (before this operation
-            // runs) sends nothing at all.
-            client.session.delegateQueue.addOperation { [self] in start() }
+            // Started from the client's queue, not from `subscribe`: a dispose
+            // that comes right after the subscription (before this runs)
+            // sends nothing at all.
+            client.callSession { [self] in start() }
         }
     }
 
+    /// On the client's queue: creates the task, keeps it unless the run was
+    /// disposed meanwhile (then it is cancelled, never resumed), resumes it.
     private func start() {
-        run.handOverLocked { request in
-            let task: URLSessionDataTask
-            if let events = client.events {
-                task = client.session.dataTask(with: request)
-                events.register(task, self)
-            } else {
-                task = client.session.dataTask(with: request) { [self] data, response, error in
-                    completedWithHandler(data: data, response: response, error: error)
-                }
-                // The session's delegate is not Ripple's: a task delegate applies
-                // the redirect policy (FoundationNetworking asks it about
-                // redirects, though not about data).
-                task.delegate = URLSessionRedirectGuard(run: self)
+        // Disposed while waiting for this turn: nothing is created.
+        guard let request = run.requestToHandOver() else { return }
+        let task: URLSessionDataTask
+        if let events = client.events {
+            task = client.session.dataTask(with: request)
+            events.register(task, self)
+        } else {
+            task = client.session.dataTask(with: request) { [self] data, response, error in
+                completedWithHandler(data: data, response: response, error: error)
             }
+            // The session's delegate is not Ripple's: a task delegate applies
+            // the redirect policy (FoundationNetworking asks it about
+            // redirects, though not about data).
+            task.delegate = URLSessionRedirectGuard(run: self)
+        }
+        // A dispose from now on cancels the task, on this same queue, after
+        // the resume below.
+        if run.attach(task, whileLocked: {}) {
             task.resume()
-            return task
+            run.notifyStarted()
         }
     }
 
@@ -88,9 +101,12 @@ final class URLSessionTaskRun: @unchecked Sendable {
         return run.receiver.head(response)
     }
 
-    /// Bytes of the body; `false`: cancel the task.
-    func received(_ data: Data) -> Bool {
-        run.receiver.body(data)
+    /// Bytes of the body. When the receiver wants no more (over the size
+    /// limit, disposed), the task is cancelled, once.
+    func received(_ data: Data) {
+        if !run.receiver.body(data) {
+            run.stop()
+        }
     }
 
     func completed(error: Error?) {
@@ -102,7 +118,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
     private func completedWithHandler(data: Data?, response: URLResponse?, error: Error?) {
         if error == nil, let response {
             if receivedHead(response), let data {
-                _ = received(data)
+                _ = run.receiver.body(data)
             }
         }
         if error == nil, response == nil {
@@ -153,9 +169,7 @@ final class URLSessionTaskEvents: NSObject, URLSessionDataDelegate, @unchecked S
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if run(for: dataTask)?.received(data) == false {
-            dataTask.cancel()
-        }
+        run(for: dataTask)?.received(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

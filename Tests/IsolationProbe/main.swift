@@ -9,7 +9,7 @@
 //
 //   ripple-isolation-probe <context> <case> <feed>
 //     context: top-level | view-model
-//     case:    plain | nested | single
+//     case:    plain | nested | single | observer (an `AnyObserver` closure)
 //     feed:    background     events arrive on a dispatch queue, off the main actor
 //              main           events arrive on the main queue: on the main thread,
 //                             then from the main queue drained by dispatchMain()
@@ -79,7 +79,7 @@ Probe.say("language mode 5")
 #endif
 
 guard Probe.arguments.count == 3 else {
-    Probe.say("usage: ripple-isolation-probe <top-level|view-model> <plain|nested|single> <background|main|report>")
+    Probe.say("usage: ripple-isolation-probe <top-level|view-model> <plain|nested|single|observer> <background|main|report>")
     exit(64)
 }
 let (context, scenario, feed) = (Probe.arguments[0], Probe.arguments[1], Probe.arguments[2])
@@ -105,6 +105,12 @@ final class ViewModel {
             Probe.source().subscribe(onNext: { value in
                 self.items = [value].map { $0 + 1 }
                 Probe.handled("view-model nested", value)
+            }).disposed(by: bag)
+        case "observer":
+            Probe.source().subscribe(AnyObserver { event in
+                guard case .next(let value) = event else { return }
+                self.items = [value].map { $0 + 2 }
+                Probe.handled("view-model observer", value)
             }).disposed(by: bag)
         default:
             Probe.single().subscribe(onSuccess: { value in
@@ -147,6 +153,12 @@ case ("view-model", _):
 case ("top-level", "plain"):
     Probe.source().subscribe(onNext: { value in
         Probe.handled("top-level plain", value)
+    }).disposed(by: bag)
+case ("top-level", "observer"):
+    Probe.source().subscribe(AnyObserver { event in
+        guard case .next(let value) = event else { return }
+        let next = [value].map { $0 + 2 }
+        Probe.handled("top-level observer", next[0] - 2)
     }).disposed(by: bag)
 case ("top-level", "nested"):
     Probe.source().subscribe(onNext: { value in

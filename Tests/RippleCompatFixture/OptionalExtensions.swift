@@ -1,8 +1,8 @@
 // Declarations in the shape RxOptional and RxSwiftExt give them, for checking that
 // a file importing Ripple and such a library compiles and uses the library's
 // `OptionalType` and `filterNil()`. A test-only module, not a product.
+import Foundation
 import Ripple
-import Synchronization
 
 /// An optional value, as the helper libraries declare it.
 public protocol OptionalType {
@@ -27,5 +27,20 @@ extension ObservableType where Element: OptionalType {
 /// Counts the calls of this module's operators, so that tests can tell which
 /// declaration a call resolved to.
 public enum FixtureCalls {
-    public static let filterNil = Mutex(0)
+    public static let filterNil = CallCount()
+}
+
+/// A count behind a lock, used like `Mutex<Int>` (`withLock`), which needs
+/// macOS 15 / iOS 18 where this module builds for Ripple's minimum.
+public final class CallCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    public init() {}
+
+    public func withLock<Result>(_ body: (inout Int) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&count)
+    }
 }

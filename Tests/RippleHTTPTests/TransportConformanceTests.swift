@@ -236,6 +236,26 @@ final class TransportConformanceTests: HTTPTestCase {
         }
     }
 
+    /// The one table (`TransportFault`, docs/Networking.md): whatever part of
+    /// HTTP/1.1 a response breaks, every transport reports
+    /// `.badServerResponse`. (FoundationNetworking said `-1002` for a status
+    /// line and `-1` for the rest, which became `.networkConnectionLost`.)
+    func testEveryResponseThatBreaksHTTPIsABadServerResponse() throws {
+        try forEachTransport {
+            let client = self.client()
+            for fault in LoopbackHTTPServer.malformedResponses.keys.sorted() {
+                let error = httpError(outcome(of: client.get(url("/malformed/\(fault)")), timeout: 10))
+                XCTAssertEqual(error?.urlError?.code, .badServerResponse, "\(fault): \(error.map { "\($0)" } ?? "no error")")
+            }
+        }
+    }
+
+    func testAChunkCutShortIsALostConnection() throws {
+        try forEachTransport {
+            XCTAssertEqual(transportError(client().get(url("/cut/chunked"))), .networkConnectionLost)
+        }
+    }
+
     func testHeadersThatNeverEndAreCutByTheTimeout() throws {
         try forEachTransport {
             let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated), timeout: .milliseconds(500))
@@ -269,6 +289,133 @@ final class TransportConformanceTests: HTTPTestCase {
             XCTAssertFalse(server.happened(.answered("/bytes")), "the 100 MB were not all sent")
             // At the limit: accepted.
             XCTAssertEqual(try outcome(of: client.get(url("/bytes"), parameters: ["n": 1_000_000, "length": "none"]))?.get().data.count, 1_000_000)
+        }
+    }
+
+    // MARK: Memory: what a server sends is not piled up
+
+    func skipUnlessResidentMemoryIsReported() throws {
+        guard ResidentMemory.isAvailable else { throw XCTSkip("resident memory is read from /proc/self/status (Linux)") }
+    }
+
+    /// 128 MiB of zeros in 0.8 MB of gzip, a 1 MiB limit: the issue's 1 GiB
+    /// bomb took 1.15 GB resident on `URLSessionHTTPClient` (the body piled
+    /// up on the delegate queue behind a `cancel()` that waited for
+    /// FoundationNetworking), 66 MB on `AsyncHTTPClientTransport`.
+    func testAGzipBombFailsAtTheLimitWithoutBeingInflatedIntoMemory() throws {
+        try skipUnlessResidentMemoryIsReported()
+        try forEachTransport {
+            let client = self.client(maximumResponseBodySize: 1 << 20, maximumConnectionsPerHost: 1)
+            let inflated = 128 << 20
+            _ = LoopbackHTTPServer.gzippedZeros(inflated)   // made before the measurement
+            let started = Date()
+            var failedAfter: TimeInterval = 0
+            let measured = try ResidentMemory.measurePeak { () -> HTTPError? in
+                let error = httpError(outcome(of: client.get(url("/gzip/zeros?n=\(inflated)")), timeout: 60))
+                failedAfter = Date().timeIntervalSince(started)
+                // The transfer is over (its connection slot free again) when the next request gets through.
+                XCTAssertEqual(try outcome(of: client.get(url("/hello")), timeout: 60)?.get().statusCode, 200)
+                return error
+            }
+            let growth = measured.growth ?? 0
+            print("[\(kind.rawValue)] gzip bomb (128 MiB in \(LoopbackHTTPServer.gzippedZeros(inflated).count) bytes), limit 1 MiB: "
+                + "failed after \(String(format: "%.2f", failedAfter)) s, transfer over after \(String(format: "%.2f", Date().timeIntervalSince(started))) s, "
+                + "peak +\(growth >> 20) MiB resident")
+            XCTAssertEqual(measured.result?.kind, .responseTooLarge)
+            XCTAssertLessThan(growth, (32 << 20) * ResidentMemory.overhead, "resident memory grew by \(growth >> 20) MiB for a 1 MiB limit")
+            XCTAssertLessThan(failedAfter, 5, "the error comes when the limit is passed")
+        }
+    }
+
+    /// 64 KiB events as fast as the socket takes them, a consumer that takes
+    /// 5 ms for each (12.5 MiB/s), for 2 s, then a dispose. The issue: the
+    /// reading went on at full speed on `URLSessionHTTPClient` and piled the
+    /// body up (191–908 MB), still growing after the dispose; here, on
+    /// 98dd2ee, +540 MiB with 250 MiB sent.
+    ///
+    /// After the dispose, `AsyncHTTPClientTransport` closes the connection
+    /// at once; FoundationNetworking carries out the cancel when its work
+    /// queue is free, which it is not while the server sends faster than it
+    /// reads: over loopback it reads the rest of the body (and drops it),
+    /// within the same memory bound.
+    func testASlowConsumerSlowsTheReadingInsteadOfFillingMemory() throws {
+        try skipUnlessResidentMemoryIsReported()
+        try forEachTransport {
+            let session = Session(client: client(maximumConnectionsPerHost: 1))
+            let consumed = Recorder<Int>()
+            var closedAfter: TimeInterval?
+            var overAfter: TimeInterval = 0
+            let measured = try ResidentMemory.measurePeak { () -> Int in
+                let subscription = session.events(for: URLRequest(url: url("/flood?event=65536&total=\(96 << 20)")), options: EventStreamOptions(reconnects: false))
+                    .subscribe(onNext: { event in
+                        usleep(5_000)
+                        consumed.append(event.data.utf8.count)
+                    })
+                _ = waitUntil(timeout: 2) { false }
+                let sent = server.bytesSent("/flood")
+                let disposed = Date()
+                subscription.dispose()
+                if server.wait(for: .clientClosed("/flood"), timeout: kind == .urlSession ? 0.5 : 10) {
+                    closedAfter = Date().timeIntervalSince(disposed)
+                }
+                // The transfer is over (its connection slot free again) when the next request gets through.
+                XCTAssertEqual(try outcome(of: session.client.get(url("/hello")), timeout: 60)?.get().statusCode, 200)
+                overAfter = Date().timeIntervalSince(disposed)
+                return sent
+            }
+            let growth = measured.growth ?? 0
+            let consumedBytes = consumed.values.reduce(0, +)
+            print("[\(kind.rawValue)] slow consumer for 2 s: consumed \(consumedBytes >> 20) MiB, the server had sent \(measured.result >> 20) MiB, "
+                + "peak +\(growth >> 20) MiB resident; after the dispose: connection closed \(closedAfter.map { String(format: "%.2f s", $0) } ?? "by the server") "
+                + "(\(server.bytesSent("/flood") >> 20) MiB sent), transfer over after \(String(format: "%.2f", overAfter)) s")
+            XCTAssertLessThan(growth, (48 << 20) * ResidentMemory.overhead, "resident memory grew by \(growth >> 20) MiB")
+            XCTAssertLessThan(measured.result, consumedBytes + (48 << 20), "the server was not held back")
+            if kind == .asyncHTTPClient {
+                XCTAssertNotNil(closedAfter, "the server saw the connection close")
+            }
+        }
+    }
+
+    /// One event that never ends: `data:` lines of just under 1 MiB, no blank
+    /// line, a 256 MiB body sent as fast as the socket takes it.
+    /// `eventTooLarge` at 8 MiB, and what follows is not kept (the issue:
+    /// 191–908 MB resident, still growing after the error).
+    ///
+    /// `AsyncHTTPClientTransport` closes the connection at once.
+    /// FoundationNetworking carries out the cancel only when its work queue
+    /// is free, which it is not while the data comes faster than it reads
+    /// it: over loopback, from a server that writes as fast as it can, it
+    /// reads the rest of the body (and drops it) first.
+    func testAnEventOverTheSizeLimitEndsTheStreamWithoutFillingMemory() throws {
+        try skipUnlessResidentMemoryIsReported()
+        try forEachTransport {
+            let session = Session(client: client(maximumConnectionsPerHost: 1))
+            let errors = Recorder<Error>()
+            var closedAfter: TimeInterval?
+            var overAfter: TimeInterval = 0
+            let measured = try ResidentMemory.measurePeak { () -> Void in
+                let subscription = session.events(
+                    for: URLRequest(url: url("/flood?event=\((1 << 20) - 64)&blank=0&total=\(256 << 20)")), options: EventStreamOptions(reconnects: false)
+                ).subscribe(onError: { errors.append($0) })
+                defer { subscription.dispose() }
+                guard waitUntil(timeout: 20, { !errors.values.isEmpty }) else { return XCTFail("no error") }
+                let failed = Date()
+                if server.wait(for: .clientClosed("/flood"), timeout: kind == .urlSession ? 1 : 10) {
+                    closedAfter = Date().timeIntervalSince(failed)
+                }
+                // The transfer is over (its connection slot free again) when the next request gets through.
+                XCTAssertEqual(try outcome(of: session.client.get(url("/hello")), timeout: 60)?.get().statusCode, 200)
+                overAfter = Date().timeIntervalSince(failed)
+            }
+            let growth = measured.growth ?? 0
+            print("[\(kind.rawValue)] endless event: \(errors.values.first.map { "\($0)" } ?? "no error"), the server sent \(server.bytesSent("/flood") >> 20) MiB, "
+                + "peak +\(growth >> 20) MiB resident, connection closed \(closedAfter.map { String(format: "%.2f s", $0) } ?? "by the server") after the error, "
+                + "transfer over after \(String(format: "%.2f", overAfter)) s")
+            XCTAssertEqual(errors.values.first as? EventStreamError, .eventTooLarge(limit: 8 << 20))
+            XCTAssertLessThan(growth, (64 << 20) * ResidentMemory.overhead, "resident memory grew by \(growth >> 20) MiB")
+            if kind == .asyncHTTPClient {
+                XCTAssertNotNil(closedAfter, "the server saw the connection close")
+            }
         }
     }
 
@@ -416,7 +563,9 @@ final class TransportConformanceTests: HTTPTestCase {
             let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
             let events = Recorder<ServerSentEvent>()
             let completed = Recorder<Bool>()
-            let subscription = session.events(for: URLRequest(url: url("/events?count=5&drop_after=2&retry=50")))
+            // `retry: 50` (below the default floor of 0.5 s, lowered here to keep the test short).
+            let options = EventStreamOptions(minimumReconnectionTime: .milliseconds(50))
+            let subscription = session.events(for: URLRequest(url: url("/events?count=5&drop_after=2&retry=50")), options: options)
                 .subscribe(onNext: { events.append($0) }, onError: { _ in completed.append(false) }, onCompleted: { completed.append(true) })
             defer { subscription.dispose() }
             XCTAssertTrue(waitUntil(timeout: 10) { !completed.values.isEmpty })
@@ -426,6 +575,31 @@ final class TransportConformanceTests: HTTPTestCase {
             XCTAssertEqual(events.values.first?.retry, 50)
             XCTAssertEqual(server.receivedRequests.map { $0.headers["last-event-id"] }, [nil, "2", "4", "5"])
             XCTAssertEqual(server.receivedRequests.first?.headers["accept"], "text/event-stream")
+        }
+    }
+
+    /// The issue's server: `retry: 0`, then it closes. Without a floor both
+    /// transports came back at once: 2 400 to 9 300 connections in 3 to 6 s
+    /// (on 98dd2ee here, in these 1.6 s: 293 and 306 connections on
+    /// `URLSessionHTTPClient`, 213 and 214 on `AsyncHTTPClientTransport`).
+    /// Now: one connection per 0.5 s while each brings an event, and fewer
+    /// and fewer while they bring nothing.
+    func testAServerThatAsksForNoWaitAndClosesIsNotHammered() throws {
+        try forEachTransport {
+            let session = Session(client: client(), scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+            let events = Recorder<String>()
+            let withEvents = session.events(for: URLRequest(url: url("/storm?events=1"))).subscribe(onNext: { events.append($0.data) })
+            let empty = session.events(for: URLRequest(url: url("/storm?events=0"))).subscribe { _ in }
+            _ = waitUntil(timeout: 1.6) { false }
+            withEvents.dispose()
+            empty.dispose()
+            let connections = (received("/storm?events=1"), received("/storm?events=0"))
+            print("[\(kind.rawValue)] retry: 0 for 1.6 s: \(connections.0) connections with an event each, \(connections.1) without")
+            // At 0, 0.5, 1.0 and 1.5 s.
+            XCTAssertTrue((3...5).contains(connections.0), "\(connections.0) connections")
+            XCTAssertGreaterThanOrEqual(events.values.count, connections.0 - 1)
+            // At 0, then after 0.5–1 s, then 1–2 s more.
+            XCTAssertTrue((2...3).contains(connections.1), "\(connections.1) connections")
         }
     }
 

@@ -47,6 +47,18 @@ final class TransportRunStateTests: RippleTestCase {
         XCTAssertTrue(state.releaseSlot())
     }
 
+    func testAReceiverThatWantsNoMoreCancelsTheTaskOnceAndADisposeAfterItCancelsNothing() {
+        var state = TransportRunState<Int>(request: request)
+        XCTAssertNil(state.stop(), "nothing running yet")
+        XCTAssertTrue(state.granted())
+        XCTAssertTrue(state.handedOver(4))
+        XCTAssertEqual(state.stop(), 4, "over the size limit: the task is cancelled")
+        XCTAssertNil(state.stop(), "once: FoundationNetworking makes every cancel wait for its work queue")
+        guard case .nothing = state.dispose() else { return XCTFail("already cancelled") }
+        XCTAssertFalse(state.resendAfterLostConnection(), "a stopped transfer is not sent again")
+        XCTAssertFalse(state.mayHandOver, "nor redirected")
+    }
+
     func testALostConnectionResendsAnIdempotentRequestOnceAndNeverAfterADisposeOrForAPost() {
         var state = TransportRunState<Int>(request: request)
         XCTAssertTrue(state.granted())

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RippleHTTP
+@testable import RippleHTTP
 import RippleTest
 import XCTest
 
@@ -31,9 +31,10 @@ final class URLSessionReliabilityTests: HTTPTestCase {
     func testARequestDisposedBeforeItIsHandedToURLSessionIsNeverSent() throws {
         let client = URLSessionHTTPClient(configuration: .ephemeral)
         let session = Session(client: client)
-        // Requests start on the session's delegate queue: held, every request
-        // below is disposed before it is handed to URLSession.
-        client.session.delegateQueue.isSuspended = true
+        // Requests start on the client's own queue: held, every request below
+        // is disposed before it is handed to URLSession.
+        let control = try XCTUnwrap(client.deliveryQueue?.control)
+        control.suspend()
         for _ in 0..<24 {
             client.get(url("/hello")).subscribe { _ in }.dispose()
         }
@@ -41,7 +42,7 @@ final class URLSessionReliabilityTests: HTTPTestCase {
             let request = ConfigurableRequest<Void>(baseURL: server.baseURL, path: "hello", convert: { _ in })
             session.response(for: request).subscribe { _ in }.dispose()
         }
-        client.session.delegateQueue.isSuspended = false
+        control.resume()
         _ = waitUntil(timeout: 0.5) { false }
         XCTAssertEqual(server.receivedRequests.count, 0, "disposed requests reached the server")
         // A request that is not disposed is sent.

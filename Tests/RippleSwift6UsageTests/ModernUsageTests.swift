@@ -1,26 +1,10 @@
 import Foundation
-import Observation
 import Ripple
 import RippleTest
 import XCTest
 
-// Observation, actor scheduling and async producers, as Swift 6 user code.
-// (`Observation` also declares `Observable`: Ripple's is written `Ripple.Observable`.)
-
-/// A plain `@Observable` model.
-@Observable
-final class SearchModel {
-    var query = ""
-    var results: [String] = []
-}
-
-/// A main-actor `@Observable` model, as SwiftUI apps have.
-@MainActor
-@Observable
-final class HeaderModel {
-    var title = "Inbox"
-    var unread = 0
-}
+// Actor scheduling and async producers, as Swift 6 user code (Observation is in
+// ObservationUsageTests.swift).
 
 /// An actor that receives a stream on its own executor.
 actor Indexer {
@@ -47,38 +31,6 @@ actor Indexer {
 }
 
 final class ModernUsageTests: RippleTestCase {
-    func testStreamsFeedAnObservableModelAndObservationFeedsStreams() {
-        let model = SearchModel()
-        let queries = PublishRelay<String>()
-        let bag = DisposeBag()
-        queries.map { query in ["\(query) 1", "\(query) 2"] }.bind(to: model, \.results).disposed(by: bag)
-        queries.bind(to: Binder(model, keyPath: \.query)).disposed(by: bag)
-
-        var counts: [Int] = []
-        Ripple.Observable<Int>.observing(on: MainScheduler.instance) { model.results.count }
-            .subscribe(onNext: { counts.append($0) })
-            .disposed(by: bag)
-        queries.accept("swift")
-        XCTAssertEqual(model.query, "swift")
-        XCTAssertEqual(model.results, ["swift 1", "swift 2"])
-        let deadline = Date().addingTimeInterval(5)
-        while counts.count < 2 && Date() < deadline {
-            _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
-        }
-        XCTAssertEqual(counts, [0, 2])
-    }
-
-    func testMainActorModelIsObservedWithMainActorChecking() {
-        MainActor.assumeIsolated {
-            let header = HeaderModel()
-            var titles: [String] = []
-            let subscription = Ripple.Observable<String>.observing { "\(header.title) (\(header.unread))" }
-                .subscribe(onNext: { titles.append($0) })
-            XCTAssertEqual(titles, ["Inbox (0)"])
-            subscription.dispose()
-        }
-    }
-
     func testAnActorFollowsAStreamOnItsExecutor() async {
         let terms = PublishSubject<String>()
         let indexer = Indexer()

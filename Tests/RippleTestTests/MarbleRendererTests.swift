@@ -92,6 +92,7 @@ import Testing
         """)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) // Duration frames
     @Test func traceTimelinesShowSpansAndEvents() {
         let ms: UInt64 = 1_000_000
         let events = [

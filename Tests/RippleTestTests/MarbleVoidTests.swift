@@ -1,6 +1,5 @@
 import Ripple
 import RippleTest
-import Synchronization
 import Testing
 
 /// Marbles for `Void` elements, which cannot conform to `MarbleValue`.
@@ -51,7 +50,7 @@ import Testing
 /// report it themselves and return nothing to hand to `#expect`.
 @Suite struct MarbleAssertionIssueCountTests {
     final class Count: Sendable {
-        private let value = Mutex(0)
+        private let value = Locked(0)
         func increment() { value.withLock { $0 += 1 } }
         var current: Int { value.withLock { $0 } }
     }

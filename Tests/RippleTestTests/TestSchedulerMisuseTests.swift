@@ -1,7 +1,6 @@
 import Foundation
 import Ripple
 @testable import RippleTest
-import Synchronization
 import Testing
 
 /// Misusing the test kit fails the test with a message that says what was wrong,
@@ -89,7 +88,7 @@ import Testing
 
     @Test func workDueAtTheEndOfTimeRuns() {
         let scheduler = TestScheduler(initialClock: 0)
-        let ran = Mutex(false)
+        let ran = Locked(false)
         _ = scheduler.scheduleRelative((), dueTime: .seconds(Int.max)) { _ in
             ran.withLock { $0 = true }
             // Scheduling "now" at the end of time does not overflow either.

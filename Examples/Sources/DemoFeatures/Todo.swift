@@ -272,7 +272,13 @@ public final class TodoScreen: TerminalScreen {
 
     static func frame(rows: [Line], keyboard: TodoKeyboard, summary: String, hasItems: Bool, width: Int) -> Frame {
         var lines: [Line] = [Line([Span("Ripple to-do", style: TextStyle(bold: true)), Span("   " + summary, style: TextStyle(dim: true))])]
-        lines.append(keyboard.filter.isEmpty ? "" : Line("Filter: \(keyboard.filter)", style: TextStyle(foreground: .yellow)))
+        var cursor: (row: Int, column: Int)?
+        // One filter line: the field while the filter is edited, its text otherwise.
+        if case .filtering(let field) = keyboard.mode {
+            (lines, cursor) = fieldLine("Filter: ", field, below: lines, width: width)
+        } else {
+            lines.append(keyboard.filter.isEmpty ? "" : Line("Filter: \(keyboard.filter)", style: TextStyle(foreground: .yellow)))
+        }
         let selection = rows.isEmpty ? -1 : min(keyboard.selection, rows.count - 1)
         for (index, row) in rows.enumerated() {
             let marker = index == selection ? "> " : "  "
@@ -283,18 +289,27 @@ public final class TodoScreen: TerminalScreen {
             lines.append(Line(message, style: TextStyle(dim: true)))
         }
         lines.append("")
-        var cursor: (row: Int, column: Int)?
         switch keyboard.mode {
-        case .browsing:
-            lines.append(Line("a add  e edit  space done  d delete  K/J move  / filter  q quit", style: TextStyle(dim: true)))
+        case .browsing, .filtering:
+            break
         case .adding(let field):
             (lines, cursor) = fieldLine("New: ", field, below: lines, width: width)
         case .editing(_, let field):
             (lines, cursor) = fieldLine("Edit: ", field, below: lines, width: width)
-        case .filtering(let field):
-            (lines, cursor) = fieldLine("Filter: ", field, below: lines, width: width)
         }
+        // The keys of the current mode, always on the last line.
+        lines.append(Line(keyHints(for: keyboard.mode), style: TextStyle(dim: true)))
         return Frame(lines: lines, cursor: cursor)
+    }
+
+    /// The footer: what the keys do in `mode`.
+    static func keyHints(for mode: TodoMode) -> String {
+        switch mode {
+        case .browsing: return "a add  e edit  space done  d delete  K/J move  / filter  q quit"
+        case .adding: return "Enter saves  Esc cancels"
+        case .editing: return "Enter saves  Esc cancels"
+        case .filtering: return "type to filter, Ctrl-U clears  Enter, Esc or ↓ back to the list"
+        }
     }
 
     /// `lines` with a labelled text field added, and the cursor in it.

@@ -8,9 +8,12 @@ import TerminalUI
 /// The GitHub search app on a terminal (or a ``VirtualTerminal`` in tests).
 ///
 /// Typing edits the query (Left/Right/Home/End/Backspace/Ctrl-U too) and the
-/// results follow; Up/Down move the highlight (Down past the last result loads the
-/// next page and moves onto its first result); Enter opens the details and Esc or Backspace closes them; `r`
+/// results follow; until the new query's results arrive the previous ones stay,
+/// dimmed, with their count marked as the previous query's. Up/Down move the
+/// highlight (Down past the last result loads the next page and moves onto its
+/// first result); Enter opens the details and Esc or Backspace closes them; `r`
 /// retries while an error for the current query is shown (Ctrl-R at any time);
+/// F1 (and `?` in the details, where it cannot be query text) shows every key;
 /// Esc (in the list) or Ctrl-C quits.
 ///
 /// The keys go through one `scan` into the screen's own state (the text field,
@@ -55,27 +58,26 @@ public final class SearchScreen: BusyReportingScreen {
             store: store)
         quit = commands.filter { $0 == .quit }.map { _ in () }
         let summary = viewModel.summary.do(onNext: { latestSummary.accept($0) })
-        let spinner = summary
-            .map { $0.state == .loading || $0.isRefreshing || $0.isLoadingMore }
-            .distinctUntilChanged()
-            .flatMapLatest { busy -> Driver<Int> in
-                busy ? Driver<Int>.interval(.milliseconds(100)).map { $0 + 1 }.startWith(0) : .just(0)
-            }
-        isBusy = Driver.combineLatest(screenState, summary, viewModel.details) { state, summary, details in
-            state.field.text.trimmingCharacters(in: .whitespacesAndNewlines) != summary.query
-                || summary.state == .loading || summary.isRefreshing || summary.isLoadingMore
-                || (state.showingDetails && details?.isLoading != false)
+        // What is pending: typed text waiting for the debounce (the count on
+        // screen is then the previous query's), a page, a refresh, the details.
+        // The spinner turns while anything is, and starts again when that changes.
+        let pending = Driver.combineLatest(screenState, summary, viewModel.details) { state, summary, details in
+            [SearchScreen.isTyping(state.field.text, summary: summary), summary.state == .loading, summary.isRefreshing,
+             summary.isLoadingMore, state.showingDetails && details?.isLoading != false]
         }
         .distinctUntilChanged()
+        isBusy = pending.map { $0.contains(true) }.distinctUntilChanged()
+        let spinner = pending
+            .flatMapLatest { pending -> Driver<Int> in
+                pending.contains(true) ? Driver<Int>.interval(.milliseconds(100)).map { $0 + 1 }.startWith(0) : .just(0)
+            }
+        let shown = summary.scan(ResultsOnScreen()) { shown, summary in shown.next(summary) }.startWith(ResultsOnScreen())
         // The loaded repositories as changes: a new page appends rows to
         // `SearchResultRows` instead of rendering the list again.
         let results = Observable.deferred { () -> Observable<SearchResultRows> in
             let rows = SearchResultRows()
-            return summary.asObservable()
-                .map { summary -> [Repository] in
-                    if case .loaded(let items, _) = summary.state { return items }
-                    return []
-                }
+            return shown.asObservable()
+                .map(\.items)
                 .changes()
                 .map { change in
                     rows.apply(change)
@@ -83,11 +85,11 @@ public final class SearchScreen: BusyReportingScreen {
                 }
         }
         .asDriver(onErrorDriveWith: .empty())
-        frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner, results) {
-            state, summary, details, size, tick, rows in
+        frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner, results, shown) {
+            state, summary, details, size, tick, rows, shown in
             SearchScreen.frame(
                 state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source, notice: notice,
-                rows: rows)
+                rows: rows, shown: shown)
         }
     }
 
@@ -97,12 +99,16 @@ public final class SearchScreen: BusyReportingScreen {
     /// Draws one frame.
     static func frame(
         state: ScreenState, summary: SearchSummary, details: RepositoryDetails?, size: TerminalSize, spinnerTick: Int, source: String,
-        notice: String? = nil, rows: SearchResultRows? = nil
+        notice: String? = nil, rows: SearchResultRows? = nil, shown: ResultsOnScreen? = nil
     ) -> Frame {
         let spinner = String(spinnerFrames[spinnerTick % spinnerFrames.count])
+        if state.showingHelp {
+            return helpFrame(size: size)
+        }
         if state.showingDetails, let details {
             return detailsFrame(details, size: size, spinner: spinner)
         }
+        let shown = shown ?? ResultsOnScreen().next(summary)
         let width = max(size.columns, 10)
         let field = state.field.window(width: width - searchLabel.count)
         // A notice takes the source's place: it matters more, and both rarely fit.
@@ -113,49 +119,126 @@ public final class SearchScreen: BusyReportingScreen {
         var lines: [Line] = [
             Line(title),
             Line([Span(searchLabel, style: TextStyle(bold: true))] + field.spans()),
-            statusLine(summary, fieldText: state.field.text, spinner: spinner),
+            statusLine(summary, shown: shown, fieldText: state.field.text, spinner: spinner, width: width),
             Line(String(repeating: "─", count: width), style: TextStyle(dim: true)),
         ]
         let listHeight = max(size.rows - lines.count - 1, 1)
-        if case .loaded(let items, _) = summary.state, !items.isEmpty {
-            let highlighted = min(state.highlighted, items.count - 1)
+        // The previous query's results stay, dimmed and without a highlight,
+        // until the new query's arrive.
+        let stale = shown.staleQuery != nil || isTyping(state.field.text, summary: summary)
+        if !shown.items.isEmpty {
+            let items = shown.items
+            let highlighted = stale ? -1 : min(state.highlighted, items.count - 1)
             let top = max(0, highlighted - listHeight + 1)
             let visible = items[top..<min(items.count, top + listHeight)]
             let nameWidth = min(max(visible.map(\.fullName.count).max() ?? 0, 10), max(width / 3, 10))
             for (offset, repository) in visible.enumerated() {
+                var line: Line
                 if let rows, top + offset != highlighted {
-                    lines.append(rows.row(at: top + offset, of: repository, nameWidth: nameWidth, width: width))
+                    line = rows.row(at: top + offset, of: repository, nameWidth: nameWidth, width: width)
                 } else {
-                    lines.append(row(repository, highlighted: top + offset == highlighted, nameWidth: nameWidth, width: width))
+                    line = row(repository, highlighted: top + offset == highlighted, nameWidth: nameWidth, width: width)
                 }
+                if stale { line = Line(line.spans.map { Span($0.text, style: TextStyle(dim: true)) }) }
+                lines.append(line)
             }
         }
         while lines.count < size.rows - 1 { lines.append("") }
-        lines.append(Line(
-            "Type to search  ↑/↓ select  Enter details  r retry  Esc quit",
-            style: TextStyle(dim: true)))
+        lines.append(fitted(Line(
+            "Type to search  ↑/↓ select  Enter details  r retry  F1 help  Esc quit",
+            style: TextStyle(dim: true)), width: width))
         return Frame(lines: lines, cursor: (row: 1, column: searchLabel.count + field.cursorColumn))
     }
 
-    static func statusLine(_ summary: SearchSummary, fieldText: String, spinner: String) -> Line {
+    /// Whether typed text waits for the debounce: the summary is another query's.
+    static func isTyping(_ fieldText: String, summary: SearchSummary) -> Bool {
+        fieldText.trimmingCharacters(in: .whitespacesAndNewlines) != summary.query
+    }
+
+    /// Every key, on F1.
+    static let helpRows: [(keys: String, action: String)] = [
+        ("typing", "edits the query; the results follow 300 ms after the last key"),
+        ("← → Home End", "move in the query; Ctrl-A and Ctrl-E go to its start and end, Alt+B and Alt+F by word"),
+        ("Backspace Delete", "delete a character; Alt+Backspace or Ctrl-W a word; Ctrl-U clears the query"),
+        ("↑ ↓ PgUp PgDn", "select a result; ↓ past the last one loads the next page"),
+        ("Enter", "open the selected repository's details; Esc, Backspace, Enter or ← goes back"),
+        ("r  Ctrl-R", "retry after an error (r is typed when there is nothing to retry)"),
+        ("F1", "this help; ? too, in the details"),
+        ("Esc", "quit, from the list"),
+        ("Ctrl-C  Ctrl-D", "quit, anywhere"),
+    ]
+
+    static func helpFrame(size: TerminalSize) -> Frame {
+        let width = max(size.columns, 10)
+        var lines: [Line] = [Line("GitHub search — keys", style: TextStyle(bold: true)), ""]
+        let keyWidth = helpRows.map { DisplayWidth.of($0.keys) }.max() ?? 0
+        // The actions wrap under their column: nothing is cut at any width.
+        let indent = keyWidth + 2
+        for row in helpRows {
+            let padding = String(repeating: " ", count: indent - DisplayWidth.of(row.keys))
+            let parts = wrapped(row.action, width: max(width - indent, 10))
+            lines.append(Line([Span(row.keys, style: TextStyle(bold: true)), Span(padding + (parts.first ?? ""))]))
+            for part in parts.dropFirst() {
+                lines.append(Line(String(repeating: " ", count: indent) + part))
+            }
+        }
+        while lines.count < size.rows - 1 { lines.append("") }
+        lines.append(Line("Esc, F1 or ? closes this help   Ctrl-C: quit", style: TextStyle(dim: true)))
+        return Frame(lines: lines)
+    }
+
+    /// `line`, ending in `…` when it is wider than `width` columns.
+    static func fitted(_ line: Line, width: Int) -> Line {
+        guard DisplayWidth.of(line.text) > width else { return line }
+        var cut = line.truncated(to: max(width - 1, 0))
+        cut.spans.append(Span("…", style: line.spans.last?.style ?? .plain))
+        return cut
+    }
+
+    /// `“query”` cut inside its quotes (`“ripple lang…”`) so that it takes at
+    /// most `width` columns; the quotes are always there.
+    static func quoted(_ query: String, width: Int) -> String {
+        if DisplayWidth.of(query) + 2 <= width { return "“\(query)”" }
+        return "“\(DisplayWidth.prefix(query, fitting: max(width - 3, 0)))…”"
+    }
+
+    static func statusLine(_ summary: SearchSummary, shown: ResultsOnScreen, fieldText: String, spinner: String, width: Int) -> Line {
         let retryHint = " — press r to retry"
+        // The count of results that are not the query's own: dimmed, and says whose.
+        func staleCount(_ query: String, after used: Int) -> Span {
+            let count = "  \(shown.countText) for "
+            let room = width - used - DisplayWidth.of(count)
+            return Span(count + quoted(query, width: room), style: TextStyle(dim: true))
+        }
         switch summary.state {
         case .initial:
-            return Line("Type words and qualifiers, e.g. ripple language:swift stars:>100, or @login for an account's repositories",
-                        style: TextStyle(dim: true))
+            return fitted(Line("Type words and qualifiers, e.g. ripple language:swift stars:>100, or @login for an account's repositories",
+                               style: TextStyle(dim: true)), width: width)
         case .loading:
+            if let staleQuery = shown.staleQuery, !shown.items.isEmpty {
+                let searching = "\(spinner) Searching "
+                let query = quoted(summary.query, width: max(width / 2 - DisplayWidth.of(searching) - 1, 5))
+                let head = Span(searching + query + "…", style: TextStyle(foreground: .cyan))
+                return fitted(Line([head, staleCount(staleQuery, after: DisplayWidth.of(head.text))]), width: width)
+            }
             return Line("\(spinner) Loading…", style: TextStyle(foreground: .cyan))
         case .empty:
-            return Line("No repositories match “\(summary.query)”", style: TextStyle(foreground: .yellow))
+            let text = "No repositories match "
+            return Line(text + quoted(summary.query, width: width - DisplayWidth.of(text)), style: TextStyle(foreground: .yellow))
         case .error(let message, let retryable):
-            return Line("✖ " + message + (retryable ? retryHint : ""), style: TextStyle(bold: true, foreground: .red))
-        case .loaded(let items, let hasMore):
-            if let notice = summary.notice {
-                return Line("⚠ " + notice + (summary.noticeRetryable ? retryHint : ""), style: TextStyle(foreground: .yellow))
+            return fitted(Line("✖ " + message + (retryable ? retryHint : ""), style: TextStyle(bold: true, foreground: .red)), width: width)
+        case .loaded:
+            if isTyping(fieldText, summary: summary) {
+                // Typed text waits for the debounce: this count is the previous query's.
+                let head = Span("\(spinner)", style: TextStyle(foreground: .cyan))
+                return fitted(Line([head, staleCount(summary.query, after: DisplayWidth.of(head.text))]), width: width)
             }
-            var text = summary.totalCount.map { "\(formatCount($0)) repositories" } ?? "\(items.count) repositories"
-            if summary.totalCount.map({ $0 != items.count }) ?? hasMore {
-                text += " (showing \(items.count)\(hasMore ? ", ↓ at the end loads more" : ""))"
+            if let notice = summary.notice {
+                return fitted(Line("⚠ " + notice + (summary.noticeRetryable ? retryHint : ""), style: TextStyle(foreground: .yellow)), width: width)
+            }
+            var text = shown.countText
+            if summary.totalCount.map({ $0 != shown.items.count }) ?? shown.hasMore {
+                text += " (showing \(shown.items.count)\(shown.hasMore ? ", ↓ at the end loads more" : ""))"
             }
             var spans = [Span(text, style: TextStyle(foreground: .green))]
             if summary.isLoadingMore {
@@ -163,7 +246,7 @@ public final class SearchScreen: BusyReportingScreen {
             } else if summary.isRefreshing {
                 spans.append(Span("  \(spinner) cached, refreshing…", style: TextStyle(dim: true)))
             }
-            return Line(spans)
+            return fitted(Line(spans), width: width)
         }
     }
 
@@ -225,7 +308,7 @@ public final class SearchScreen: BusyReportingScreen {
             lines.append(Line("⚠ Could not load the details: \(error)", style: TextStyle(foreground: .yellow)))
         }
         while lines.count < size.rows - 1 { lines.append("") }
-        lines.append(Line("Esc / Backspace: back   Ctrl-C: quit", style: TextStyle(dim: true)))
+        lines.append(Line("Esc / Backspace: back   ? or F1: help   Ctrl-C: quit", style: TextStyle(dim: true)))
         return Frame(lines: lines)
     }
 
@@ -297,6 +380,40 @@ struct ScreenState: Equatable {
     var field = TextFieldState()
     var highlighted = 0
     var showingDetails = false
+    var showingHelp = false
+}
+
+/// The results the list shows: the current query's, or while its first page is
+/// on its way (nothing cached), the previous query's, marked stale, so that the
+/// list does not blank on every new query.
+struct ResultsOnScreen: Equatable {
+    var items: [Repository] = []
+    var hasMore = false
+    var totalCount: Int?
+    /// The query these results are for.
+    var query = ""
+    /// The query these results are for, when they are not the current query's.
+    var staleQuery: String?
+
+    /// What to show once `summary` arrives.
+    func next(_ summary: SearchSummary) -> ResultsOnScreen {
+        switch summary.state {
+        case .loaded(let items, let hasMore):
+            return ResultsOnScreen(items: items, hasMore: hasMore, totalCount: summary.totalCount, query: summary.query)
+        case .loading where !items.isEmpty:
+            var kept = self
+            kept.staleQuery = query
+            return kept
+        case .initial, .loading, .empty, .error:
+            return ResultsOnScreen()
+        }
+    }
+
+    /// `87 repositories`.
+    var countText: String {
+        let count = totalCount ?? items.count
+        return "\(SearchScreen.formatCount(count)) \(count == 1 ? "repository" : "repositories")"
+    }
 }
 
 /// What a key asks the view model (or the app) to do.
@@ -317,6 +434,17 @@ struct ScreenTransition {
         var state = state
         if key == .control("c") || key == .control("d") {
             return ScreenTransition(state: state, command: .quit)
+        }
+        // Help: F1 anywhere; `?` only in the details, where it cannot be query text.
+        if state.showingHelp {
+            if key == .function(1) || key == .escape || key == .character("?") || key == .enter || key == .character("q") {
+                state.showingHelp = false
+            }
+            return ScreenTransition(state: state, command: nil)
+        }
+        if key == .function(1) || (state.showingDetails && key == .character("?")) {
+            state.showingHelp = true
+            return ScreenTransition(state: state, command: nil)
         }
         if state.showingDetails {
             if key == .escape || key == .backspace || key == .enter || key == .left {

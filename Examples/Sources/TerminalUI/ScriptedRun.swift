@@ -120,7 +120,7 @@ public struct ScriptedRun: Sendable {
     /// `\e` Esc).
     ///
     /// Key names: `enter`, `esc`, `tab`, `backtab`, `backspace`, `delete`, `up`,
-    /// `down`, `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `ctrl-X`.
+    /// `down`, `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `f1`, `ctrl-X`.
     public static func keys(fromScript script: String) throws(ScriptError) -> [Key] {
         var keys: [Key] = []
         var decoder = KeyDecoder()
@@ -169,7 +169,7 @@ public struct ScriptedRun: Sendable {
     static let namedKeys: [String: Key] = [
         "enter": .enter, "esc": .escape, "escape": .escape, "tab": .tab, "backtab": .backTab, "backspace": .backspace,
         "delete": .delete, "up": .up, "down": .down, "left": .left, "right": .right, "home": .home, "end": .end,
-        "pageup": .pageUp, "pagedown": .pageDown,
+        "pageup": .pageUp, "pagedown": .pageDown, "f1": .function(1),
     ]
 
     static func controlKey(_ name: String) -> Key? {

@@ -99,6 +99,34 @@ final class TodoScreenTests: XCTestCase {
         binding.dispose()
     }
 
+    func testTheFooterShowsTheKeysOfTheCurrentModeAndTheFilterShowsOnce() {
+        let terminal = VirtualTerminal(size: TerminalSize(rows: 10, columns: 70))
+        let screen = TodoScreen(host: terminal, items: [TodoItem(id: 1, title: "milk"), TodoItem(id: 2, title: "eggs")])
+        let binding = TerminalApp.bind(screen, to: terminal) {}
+        let browsing = "a add  e edit  space done  d delete  K/J move  / filter  q quit"
+        XCTAssertTrue(waitForMain { terminal.screen.lines[5] == browsing }, "\(terminal.screen.lines)")
+        terminal.press(.character("a"))
+        terminal.type("bread")
+        XCTAssertTrue(waitForMain { terminal.screen.lines[5] == "New: bread" }, "\(terminal.screen.lines)")
+        XCTAssertEqual(terminal.screen.lines[6], "Enter saves  Esc cancels", "adding: how to save or cancel")
+        terminal.press(.escape)
+        XCTAssertTrue(waitForMain { terminal.screen.lines[5] == browsing }, "\(terminal.screen.lines)")
+        terminal.press(.character("e"))
+        XCTAssertTrue(waitForMain { terminal.screen.lines[6] == "Enter saves  Esc cancels" }, "editing: \(terminal.screen.lines)")
+        terminal.press(.escape, .character("/"))
+        terminal.type("mi")
+        XCTAssertTrue(waitForMain { terminal.screen.lines[1] == "Filter: mi" && terminal.screen.lines[2] == "> [ ] milk" },
+                      "\(terminal.screen.lines)")
+        XCTAssertEqual(terminal.screen.lines.filter { $0.contains("Filter:") }.count, 1, "one filter line: \(terminal.screen.lines)")
+        XCTAssertEqual(terminal.screen.cursor?.row, 1, "the cursor is in the filter line")
+        XCTAssertEqual(terminal.screen.lines[4], "type to filter, Ctrl-U clears  Enter, Esc or ↓ back to the list")
+        terminal.press(.enter)
+        XCTAssertTrue(waitForMain { terminal.screen.lines[4] == browsing }, "\(terminal.screen.lines)")
+        XCTAssertEqual(terminal.screen.lines[1], "Filter: mi", "the filter stays, once")
+        XCTAssertEqual(terminal.screen.lines.filter { $0.contains("Filter:") }.count, 1)
+        withExtendedLifetime(screen) { binding.dispose() }
+    }
+
     func testAFilterThatHidesEveryItemSaysSo() {
         let terminal = VirtualTerminal(size: TerminalSize(rows: 10, columns: 60))
         let screen = TodoScreen(host: terminal, items: [TodoItem(id: 1, title: "milk")])

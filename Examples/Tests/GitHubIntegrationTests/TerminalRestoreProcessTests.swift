@@ -80,6 +80,28 @@ final class TerminalKeysProcessTests: XCTestCase {
     }
 }
 
+extension TerminalKeysProcessTests {
+    /// F1 as a terminal sends it (`ESC O P`) opens github-search's help, which
+    /// lists every key; Esc closes it (the app keeps running); Esc again quits.
+    func testF1OpensTheSearchHelpOnARealTerminal() throws {
+        let terminal = try PseudoTerminal()
+        let process = try terminal.run("github-search", ["--no-cache"])
+        terminal.read(for: 60) { $0.contains("F1 help") }
+        terminal.write("\u{1B}OP")
+        terminal.read(for: 10) { $0.contains("Esc, F1 or ? closes this help") }
+        XCTAssertTrue(terminal.output.contains("GitHub search — keys"), terminal.output.debugDescription)
+        XCTAssertTrue(terminal.output.contains("clears the query"), terminal.output.debugDescription)
+        terminal.write("\u{1B}")
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertTrue(process.isRunning, "Esc closed the help, not the app")
+        terminal.write("\u{1B}")
+        let quit = PseudoTerminal.wait(for: process, seconds: 10)
+        if !quit { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        XCTAssertTrue(quit, "Esc in the list did not quit")
+    }
+}
+
 /// A pseudo-terminal with a demo executable on its slave side, for tests that need
 /// a real terminal.
 final class PseudoTerminal {

@@ -41,7 +41,7 @@ final class SearchScreenTests: XCTestCase {
             XCTAssertEqual(terminal.screen.lines[0], "GitHub search  ·  test server")
             XCTAssertEqual(terminal.screen.lines[1], "Search:")
             XCTAssertTrue(terminal.screen.lines[2].hasPrefix("Type words and qualifiers, e.g. ripple language:swift stars:>100"), terminal.screen.lines[2])
-            XCTAssertEqual(terminal.screen.lines[11], "Type to search  ↑/↓ select  Enter details  r retry  Esc quit")
+            XCTAssertEqual(terminal.screen.lines[11], "Type to search  ↑/↓ select  Enter details  r retry  F1 help  Esc quit")
 
             terminal.type("kit")
             world.scheduler.advanceTo(200)
@@ -103,7 +103,7 @@ final class SearchScreenTests: XCTestCase {
             XCTAssertEqual(terminal.screen.lines[1], "Search: kit", "r retried instead of typing")
             XCTAssertEqual(terminal.screen.lines[2], "⠋ Loading…")
             world.scheduler.advanceTo(1100)
-            XCTAssertEqual(terminal.screen.lines[2], "1 repositories")
+            XCTAssertEqual(terminal.screen.lines[2], "1 repository")
             XCTAssertTrue(terminal.screen.lines[4].contains("ann/kit"))
         }
         XCTAssertEqual(world.stub.requests.count, 2)
@@ -167,12 +167,105 @@ final class SearchScreenTests: XCTestCase {
                 "──────────────────────────────",
                 "› ann/kit    ★ 1.2k   Swift",
                 "  ann/tools  ★ 56",
-                "Type to search  ↑/↓ select  En",
+                "Type to search  ↑/↓ select  E…",
             ])
             terminal.press(.down, .down)
             world.scheduler.advanceTo(720)
             XCTAssertEqual(terminal.screen.lines[4], "  ann/tools  ★ 56", "the list scrolls to keep the highlight visible")
             XCTAssertTrue(terminal.screen.lines[5].hasPrefix("› ann/more"))
+        }
+    }
+
+    func testAnOverLongStatusEndsInAnEllipsisInsideItsQuotes() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories", .json(searchBody([])))
+        let query = String(repeating: "reactive streams ", count: 7) + "end"   // 122 characters
+        withScreen(world) { terminal, _ in
+            terminal.type(query)
+            world.scheduler.advanceTo(900)
+            let status = terminal.screen.lines[2]
+            XCTAssertTrue(status.hasPrefix("No repositories match “reactive streams"), status)
+            XCTAssertTrue(status.hasSuffix("…”"), "cut inside the quotes, the closing one kept: \(status)")
+            XCTAssertEqual(DisplayWidth.of(status), 80, status)
+        }
+    }
+
+    func testWhileANewQueryLoadsThePreviousResultsStayDimmedWithTheirCountMarkedAsTheirs() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories") { request in
+            parameter("q", of: request) == "swift"
+                ? .json(searchBody([self.kit, self.tools], total: 87))
+                : .json(searchBody([self.more], total: 105)).delayed(by: .milliseconds(600))
+        }
+        withScreen(world) { terminal, _ in
+            terminal.type("swift")
+            world.scheduler.advanceTo(700)
+            XCTAssertEqual(terminal.screen.lines[2], "87 repositories (showing 2, ↓ at the end loads more)")
+            XCTAssertFalse(terminal.screen.style(row: 2, column: 0).dim)
+
+            // Typing: the debounce has not fired, the count is the previous query's.
+            terminal.press(.backspace, .backspace)
+            world.scheduler.advanceTo(710)
+            XCTAssertEqual(terminal.screen.lines[1], "Search: swi")
+            XCTAssertEqual(terminal.screen.lines[2], "⠋  87 repositories for “swift”")
+            XCTAssertTrue(terminal.screen.style(row: 2, column: 3).dim, "the old count is dimmed")
+            XCTAssertTrue(terminal.screen.lines[4].hasPrefix("  ann/kit"), "the old results stay, without a highlight")
+            XCTAssertTrue(terminal.screen.style(row: 4, column: 2).dim)
+            XCTAssertFalse(terminal.screen.style(row: 4, column: 2).inverse)
+
+            // The new query's request is in flight: a spinner, the old results still there.
+            world.scheduler.advanceTo(1100)
+            XCTAssertTrue(terminal.screen.lines[2].hasSuffix(" Searching “swi”…  87 repositories for “swift”"), terminal.screen.lines[2])
+            XCTAssertTrue("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏".contains(terminal.screen.lines[2].first!), "a spinner: \(terminal.screen.lines[2])")
+            XCTAssertTrue(terminal.screen.style(row: 2, column: 30).dim)
+            XCTAssertTrue(terminal.screen.lines[5].hasPrefix("  ann/tools"))
+            XCTAssertFalse(terminal.screen.text.contains("Loading…"), "the list does not blank")
+
+            // The new results replace them.
+            world.scheduler.advanceTo(1700)
+            XCTAssertEqual(terminal.screen.lines[2], "105 repositories (showing 1, ↓ at the end loads more)")
+            XCTAssertTrue(terminal.screen.lines[4].hasPrefix("› ann/more"))
+            XCTAssertFalse(terminal.screen.style(row: 4, column: 2).dim)
+            XCTAssertEqual(terminal.screen.lines[5], "")
+        }
+    }
+
+    func testF1ShowsEveryKeyAndQuestionMarkOnlyWhereItCannotBeQueryText() throws {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories", .json(searchBody([kit])))
+        world.stub.stub(.get, "/repos/**", .never)
+        withScreen(world, size: TerminalSize(rows: 16, columns: 100)) { terminal, quit in
+            terminal.type("kit?")
+            world.scheduler.advanceTo(700)
+            XCTAssertEqual(terminal.screen.lines[1], "Search: kit?", "? is query text in the list")
+            terminal.press(.backspace)
+            world.scheduler.advanceTo(1300)
+            XCTAssertEqual(terminal.screen.lines[2], "1 repository")
+            terminal.press(.function(1))
+            world.scheduler.advanceTo(1310)
+            XCTAssertEqual(terminal.screen.lines[0], "GitHub search — keys")
+            let help = terminal.screen.text
+            for keys in ["typing", "← → Home End", "Ctrl-A", "Alt+B", "Backspace Delete", "Ctrl-W", "Ctrl-U", "↑ ↓ PgUp PgDn",
+                         "Enter", "r  Ctrl-R", "F1", "Esc", "Ctrl-C  Ctrl-D"] {
+                XCTAssertTrue(help.contains(keys), "the help lists \(keys): \(help)")
+            }
+            XCTAssertEqual(terminal.screen.lines[15], "Esc, F1 or ? closes this help   Ctrl-C: quit")
+            XCTAssertFalse(help.contains("…"), "the help wraps, it never cuts: \(help)")
+            terminal.press(.escape)
+            world.scheduler.advanceTo(1320)
+            XCTAssertEqual(terminal.screen.lines[1], "Search: kit", "Esc closes the help, not the app")
+            XCTAssertFalse(quit())
+
+            terminal.press(.enter)
+            world.scheduler.advanceTo(1330)
+            XCTAssertEqual(terminal.screen.lines[0], "ann/kit")
+            XCTAssertEqual(terminal.screen.lines[15], "Esc / Backspace: back   ? or F1: help   Ctrl-C: quit")
+            terminal.type("?")
+            world.scheduler.advanceTo(1340)
+            XCTAssertEqual(terminal.screen.lines[0], "GitHub search — keys", "? opens the help in the details")
+            terminal.press(.function(1))
+            world.scheduler.advanceTo(1350)
+            XCTAssertEqual(terminal.screen.lines[0], "ann/kit", "F1 closes it, back to the details")
         }
     }
 

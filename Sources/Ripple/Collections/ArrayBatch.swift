@@ -143,8 +143,14 @@ public struct ArrayBatch<Element>: RandomAccessCollection, MutableCollection, Ra
 
     /// Adds `newElements` at the end.
     public mutating func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
-        if let newElements = newElements as? any Collection<Element> {
-            replaceSubrange(endIndex..<endIndex, with: newElements)
+        // Only a batch (or a slice of one) carries origins of its own; any other
+        // sequence is new elements. (Two concrete casts, not one to
+        // `any Collection<Element>`: a cast to a parameterized protocol type
+        // needs macOS 13 / iOS 16 at run time.)
+        if let batch = newElements as? ArrayBatch<Element> {
+            replaceSubrange(endIndex..<endIndex, with: batch)
+        } else if let slice = newElements as? Slice<ArrayBatch<Element>> {
+            replaceSubrange(endIndex..<endIndex, with: slice)
         } else {
             let before = elements.count
             elements.append(contentsOf: newElements)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The storage behind ``ObservableArray`` and ``ObservableSections``: a value
 /// under a lock, the subscribers, and the queue that delivers changes in the
 /// order the mutations happened.
@@ -68,25 +66,25 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// The deliverer stops with one compare-and-swap (1 → 0) instead of a second
     /// lock round trip: the uncontended mutation takes the lock once.
     @usableFromInline
-    let wip = Atomic<Int>(0)
+    @exclusivity(unchecked) final var wip = AtomicCell<Int>(0)
 
     /// The deliverer whose turn is ending (0: none), as in the subjects
     /// (``SubjectBase/turnEnding``): its ``DeliveryTurn`` is over and it
     /// finishes what is queued, while mutating
     /// threads wait before mutating (``waitForTurnEnd()``).
     @usableFromInline
-    let turnEnding = Atomic<UInt>(0)
+    @exclusivity(unchecked) final var turnEnding = AtomicCell<UInt>(0)
 
     /// How many queued deliveries deliverers have made (stored by the
     /// deliverer, read by threads waiting for it, ``ThrottleWaits``): a slow
     /// deliverer moves it, a stalled one does not (the queue is taken whole, so
     /// its length would not show progress).
     @usableFromInline
-    let progress = Atomic<Int>(0)
+    @exclusivity(unchecked) final var progress = AtomicCell<Int>(0)
 
     /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
     @usableFromInline
-    let userCodeThread = Atomic<UInt>(0)
+    @exclusivity(unchecked) final var userCodeThread = AtomicCell<UInt>(0)
 
     /// The name used in precondition messages (`ObservableArray`, ...).
     @usableFromInline
@@ -107,7 +105,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @inlinable
     @inline(__always)
     func checkNotInsideBatch(_ method: StaticString) {
-        if userCodeThread.load(ordering: .relaxed) == currentThreadID() {
+        if AtomicCell.load(&userCodeThread, ordering: .relaxed) == currentThreadID() {
             reentrancyFailure(method)
         }
     }
@@ -142,18 +140,18 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     ) -> Result {
         checkNotInsideBatch(method)
         let thread = currentThreadID()
-        if turnEnding.load(ordering: .relaxed) != 0 {
+        if AtomicCell.load(&turnEnding, ordering: .relaxed) != 0 {
             waitForTurnEnd(thread)
         }
         var queued = 0
         var delivery: Change?
         var recipients = Recipients.nobody
         let result = state.withLock { state -> Result in
-            if runsUserCode { userCodeThread.store(thread, ordering: .relaxed) }
+            if runsUserCode { AtomicCell.store(&userCodeThread, thread, ordering: .relaxed) }
             let (madeChange, result) = body(&state.value)
-            if runsUserCode { userCodeThread.store(0, ordering: .relaxed) }
+            if runsUserCode { AtomicCell.store(&userCodeThread, 0, ordering: .relaxed) }
             guard let change = consume madeChange else { return result }
-            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+            if AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.change(change, state.observers.values))
                 if state.deliverer != thread { queued = state.queue.count }
                 return result
@@ -172,7 +170,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             case .nobody:
                 break
             case .sole(let observer):
-                if observer._withUnsafeGuaranteedRef({ $0.isCatchingUp.load(ordering: .acquiring) })
+                if observer._withUnsafeGuaranteedRef({ AtomicCell.load(&$0.isCatchingUp, ordering: .acquiring) })
                     && park(change, for: observer.takeUnretainedValue()) {
                     break
                 }
@@ -188,7 +186,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 // every subscriber: a reference to the change's storage fewer to count.
                 let event = Event.next(consume change)
                 for case let observer? in observers {
-                    if observer.isCatchingUp.load(ordering: .acquiring), case .next(let change) = event, park(change, for: observer) {
+                    if AtomicCell.load(&observer.isCatchingUp, ordering: .acquiring), case .next(let change) = event, park(change, for: observer) {
                         continue
                     }
                     observer.send(event)
@@ -216,7 +214,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @inlinable
     func send(_ change: Change, to observers: Observers) {
         for case let observer? in observers {
-            if observer.isCatchingUp.load(ordering: .acquiring) && park(change, for: observer) {
+            if AtomicCell.load(&observer.isCatchingUp, ordering: .acquiring) && park(change, for: observer) {
                 continue
             }
             observer.send(change)
@@ -233,7 +231,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         state.withLock { _ in
             // Read and written under the lock: the subscribing thread clears the
             // flag only with an empty backlog, under the same lock.
-            guard subscription.isCatchingUp.load(ordering: .relaxed) else { return false }
+            guard AtomicCell.load(&subscription.isCatchingUp, ordering: .relaxed) else { return false }
             subscription.backlog.append(change)
             return true
         }
@@ -251,7 +249,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
                 if backlog.isEmpty {
                     // Releasing: the deliverer that next sees the flag clear
                     // also sees every send of this thread.
-                    subscription.isCatchingUp.store(false, ordering: .releasing)
+                    AtomicCell.store(&subscription.isCatchingUp, false, ordering: .releasing)
                 } else {
                     subscription.backlog = []
                 }
@@ -272,7 +270,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @inlinable
     @inline(__always)
     func drain() {
-        if !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+        if !AtomicCell.compareExchange(&wip, expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
             drainQueue()
         }
     }
@@ -288,21 +286,21 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @inlinable
     @inline(never)
     func drainQueue() {
-        var turn = DeliveryTurn(deliverer: currentThreadID(), progress: progress)
+        var turn = DeliveryTurn(deliverer: currentThreadID(), progress: &progress)
         defer {
             // After the deliverer stopped (waiting threads stopped waiting when
             // `wip` reached 0).
-            turn.finish(mark: turnEnding)
+            turn.finish(mark: &turnEnding)
         }
-        while !wip.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+        while !AtomicCell.compareExchange(&wip, expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
             var batch = state.withLock { state -> RingBuffer<Delivery> in
                 let batch = state.queue
                 state.queue = RingBuffer()
-                wip.wrappingSubtract(batch.count, ordering: .relaxed)
+                AtomicCell.subtract(&wip, batch.count, ordering: .relaxed)
                 return batch
             }
             while let next = batch.popFirst() {
-                turn.delivered(progress: progress, mark: turnEnding)
+                turn.delivered(progress: &progress, mark: &turnEnding)
                 switch next {
                 case .change(let change, let observers):
                     send(change, to: observers)
@@ -320,10 +318,10 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     @inline(never)
     func waitForTurnEnd(_ thread: UInt) {
-        ThrottleWaits.waitForTurnEnd(marked: turnEnding) {
-            guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
+        ThrottleWaits.waitForTurnEnd(marked: &turnEnding) {
+            guard AtomicCell.load(&turnEnding, ordering: .acquiring) != 0, AtomicCell.load(&wip, ordering: .acquiring) != 0 else { return nil }
             return state.withLock { state in
-                state.deliverer == thread ? nil : (progress.load(ordering: .relaxed), state.deliverer)
+                state.deliverer == thread ? nil : (AtomicCell.load(&progress, ordering: .relaxed), state.deliverer)
             }
         }
     }
@@ -341,7 +339,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     func throttle() {
         ThrottleWaits.yield {
             state.withLock { state in
-                state.queue.count > Self.highWaterMark / 2 ? (progress.load(ordering: .relaxed), state.deliverer) : nil
+                state.queue.count > Self.highWaterMark / 2 ? (AtomicCell.load(&progress, ordering: .relaxed), state.deliverer) : nil
             }
         }
     }
@@ -370,13 +368,13 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         let (initial, delivers) = state.withLock { state -> (Change, Bool) in
             subscription.key = state.observers.insert(subscription)
             let initial = makeInitial(state.value)
-            if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            if AtomicCell.compareExchange(&wip, expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
                 state.deliverer = currentThreadID()
                 return (initial, true)
             }
             // Set in the critical section that adds the subscriber: every change
             // that reaches it was made later, and finds it catching up.
-            subscription.isCatchingUp.store(true, ordering: .relaxed)
+            AtomicCell.store(&subscription.isCatchingUp, true, ordering: .relaxed)
             return (initial, false)
         }
         subscription.send(initial)
@@ -401,12 +399,12 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
             // A deliverer may be sending to `removed` without a reference of its
             // own: it releases it after the delivery. The increment comes first so
             // that the deliverer cannot stop (`wip` 1 -> 0) without seeing it.
-            if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+            if AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue != 0 {
                 state.queue.append(.retire(removed))
                 return nil
             }
             // Nobody delivers, and only a deliverer decrements `wip` outside the lock.
-            wip.wrappingSubtract(1, ordering: .relaxed)
+            AtomicCell.subtract(&wip, 1, ordering: .relaxed)
             return removed
         }
         // Released here, outside the lock: releasing runs the observer's deinit.
@@ -455,7 +453,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     /// changes deliverers parked meanwhile (see ``ChangeStore``). Set and cleared
     /// under the store's lock; deliverers read it without the lock first.
     @usableFromInline
-    let isCatchingUp = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var isCatchingUp = AtomicCell<Bool>(false)
 
     /// The changes parked while catching up; guarded by the store's lock.
     @usableFromInline

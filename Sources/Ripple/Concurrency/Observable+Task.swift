@@ -32,7 +32,7 @@ extension ObservableType {
     ///   already begun on the task's thread may still finish, as with every
     ///   source that emits on another thread).
     /// - Contract: send events from one task at a time (as with
-    ///   ``create(_:file:line:)``); a `.completed` or `.error` sent through the observer
+    ///   ``create(_:)``); a `.completed` or `.error` sent through the observer
     ///   ends the sequence early, and what `body` sends after it is ignored.
     ///
     /// For a single value, `Observable.fromAsync` and `Single.create(work:)` are

@@ -25,10 +25,10 @@ public struct Binder<Value>: ObserverType, @unchecked Sendable {
         _ target: Target,
         scheduler: ImmediateSchedulerType = MainScheduler.instance,
         binding: @escaping (Target, Value) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) {
         self.init(target, scheduler: scheduler, binding: binding,
-                  delivery: .forSubscriber(isolation, "Binder.init(_:scheduler:binding:)", file, line))
+                  delivery: .forSubscriber(isolation, "Binder.init(_:scheduler:binding:)"))
     }
 
     /// Creates a binder that calls `binding(target, value)` on `scheduler` (the

@@ -3,7 +3,7 @@
 ///
 /// Subscribing to a connectable sequence only registers the observer; the source
 /// starts producing when somebody connects. Disposing the connection unsubscribes
-/// from the source. ``refCount(file:line:)`` connects automatically while somebody is
+/// from the source. ``refCount()`` connects automatically while somebody is
 /// subscribed.
 ///
 /// ```
@@ -13,7 +13,7 @@
 /// ```
 ///
 /// Conform your own types by implementing `subscribe(_:)` and `connect()`; the
-/// operators (``refCount(file:line:)``, every `ObservableType` operator) come for free.
+/// operators (``refCount()``, every `ObservableType` operator) come for free.
 public protocol ConnectableObservableType: ObservableType {
     /// Subscribes the shared subscription to the source, if it is not subscribed
     /// already.
@@ -24,9 +24,9 @@ public protocol ConnectableObservableType: ObservableType {
     func connect() -> Disposable
 }
 
-/// The concrete connectable sequence that ``ObservableType/multicast(_:file:line:)``,
-/// ``ObservableType/publish(file:line:)``, ``ObservableType/replay(_:file:line:)`` and
-/// ``ObservableType/replayAll(file:line:)`` return.
+/// The concrete connectable sequence that ``ObservableType/multicast(_:)``,
+/// ``ObservableType/publish()``, ``ObservableType/replay(_:)`` and
+/// ``ObservableType/replayAll()`` return.
 ///
 /// It is an ``Observable``, so every operator applies to it; see
 /// ``ConnectableObservableType`` for how connecting works.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Global customisation points, as in RxSwift.
 ///
@@ -25,7 +24,7 @@ public enum Hooks {
     }
 
     private static let state = LockedState(State())
-    private static let recordsCallStack = Atomic<Bool>(false)
+    @exclusivity(unchecked) private nonisolated(unsafe) static var recordsCallStack = AtomicCell<Bool>(false)
 
     /// Called with an error that reached a subscription without an `onError`
     /// handler. The default prints `Unhandled error happened: ...`.
@@ -39,8 +38,8 @@ public enum Hooks {
     /// ``defaultErrorHandler`` can say where an unhandled error was subscribed.
     /// Off by default: capturing a stack is slow.
     public static var recordCallStackOnError: Bool {
-        get { recordsCallStack.load(ordering: .relaxed) }
-        set { recordsCallStack.store(newValue, ordering: .relaxed) }
+        get { AtomicCell.load(&recordsCallStack, ordering: .relaxed) }
+        set { AtomicCell.store(&recordsCallStack, newValue, ordering: .relaxed) }
     }
 
     /// How a subscription's call stack is captured.
@@ -68,7 +67,7 @@ public enum Hooks {
     /// The call stack when recording is on, else `nil` (see ``ClosureSubscription``).
     @usableFromInline
     static func recordedCallStack() -> [String]? {
-        guard recordsCallStack.load(ordering: .relaxed) else { return nil }
+        guard AtomicCell.load(&recordsCallStack, ordering: .relaxed) else { return nil }
         return customCaptureSubscriptionCallstack()
     }
 

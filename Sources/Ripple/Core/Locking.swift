@@ -9,10 +9,13 @@ import Musl
 /// A non-recursive lock on the platform's own primitive (`os_unfair_lock` on Apple
 /// platforms, a `pthread_mutex_t` elsewhere).
 ///
-/// Ripple uses it rather than `Synchronization.Mutex` for one reason: on Linux,
-/// ThreadSanitizer understands `pthread_mutex_lock` but not the futex-based
-/// `Mutex`, and Ripple's stress tests must run clean under `--sanitize=thread`.
-/// Lock-free paths use `Synchronization.Atomic`, which TSan does understand.
+/// Ripple uses it rather than `Synchronization.Mutex` for two reasons: `Mutex`
+/// exists on Apple platforms only from macOS 15 / iOS 18 on, where Ripple
+/// supports macOS 10.15 / iOS 13; and on Linux, ThreadSanitizer understands
+/// `pthread_mutex_lock` but not the futex-based `Mutex`, and Ripple's stress
+/// tests must run clean under `--sanitize=thread`. The lock lives in its own
+/// allocation, never moved (an `os_unfair_lock` must not be copied once used).
+/// Lock-free paths use ``AtomicCell`` (C11 atomics, which TSan understands).
 @usableFromInline
 final class PlatformLock: @unchecked Sendable {
     #if canImport(Darwin)

@@ -20,38 +20,34 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     final let kind: ObservableKind
 
     /// Where the operator that built this observable was applied (see
-    /// ``OperatorSite``), in three stored fields rather than one ``SiteLiteral``
-    /// so that the line packs next to ``kind``: 40 bytes per observable instead
-    /// of 48. Empty for sources and subjects.
+    /// ``SiteLiteral``), in two stored fields rather than one ``SiteLiteral`` so
+    /// that the capture number packs next to ``kind``. Empty for sources and
+    /// subjects.
     @usableFromInline
-    final let siteLine: UInt32
+    final let siteCapture: UInt32
     @usableFromInline
     final let siteName: UnsafeRawPointer?
-    @usableFromInline
-    final let siteFile: UnsafeRawPointer?
 
     @inlinable
     init() {
         kind = .none
-        siteLine = 0
+        siteCapture = 0
         siteName = nil
-        siteFile = nil
         Resources.incrementTotal()
     }
 
     @inlinable
     init(kind: ObservableKind = .none, site: SiteLiteral) {
         self.kind = kind
-        siteLine = site.line
+        siteCapture = site.capture
         siteName = site.name
-        siteFile = site.file
         Resources.incrementTotal()
     }
 
     /// The operator's site as stored.
     @usableFromInline
     final var siteLiteral: SiteLiteral {
-        SiteLiteral(name: siteName, file: siteFile, line: siteLine)
+        SiteLiteral(name: siteName, capture: siteCapture)
     }
 
     /// The operators this observable runs, upstream first, for the debugging

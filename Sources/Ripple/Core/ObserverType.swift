@@ -60,10 +60,31 @@ public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
     @usableFromInline
     internal let observer: EventHandler
 
-    /// Creates an observer that hands every event to `eventHandler`.
+    /// Creates an observer that hands every event to `eventHandler` (Swift 5
+    /// language mode: `eventHandler` runs where the events arrive, as in RxSwift).
+    @available(swift, obsoleted: 6)
     @inlinable
     public init(eventHandler: @escaping EventHandler) {
         self.observer = eventHandler
+    }
+
+    /// Creates an observer that hands every event to `eventHandler`.
+    ///
+    /// - Isolation: created in main-actor code in Swift 6 (top-level code, a
+    ///   `@MainActor` type), `eventHandler` belongs to the main actor and runs
+    ///   there only, as the subscribe family's handlers do: an event that arrives
+    ///   elsewhere stops a debug build with a message naming the fix, and is
+    ///   reported and delivered on the main queue in a release build (see "Main-actor
+    ///   code and background events" in the Swift concurrency guide). Created in
+    ///   nonisolated code (every operator's observer), it costs nothing more.
+    @available(swift, introduced: 6)
+    @inlinable
+    public init(eventHandler: @escaping EventHandler, isolation: (any Actor)? = #isolation) {
+        if let gate = MainActorGate.forSubscriber(isolation, "AnyObserver.init(eventHandler:)") {
+            self.observer = gate.handler(eventHandler)
+        } else {
+            self.observer = eventHandler
+        }
     }
 
     /// Wraps `observer`.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Counts Ripple's live resources so that tests can prove nothing leaked.
 ///
 /// Every observable, subject, subscription (sink) and disposable object Ripple
@@ -13,7 +11,7 @@ import Synchronization
 public enum Resources {
     /// The number of live Ripple resources (always `0` in release builds).
     public static var total: Int32 {
-        Int32(truncatingIfNeeded: _resourceCount.load(ordering: .acquiring))
+        Int32(truncatingIfNeeded: AtomicCell.load(&_resourceCount, ordering: .acquiring))
     }
 
     /// `true` when this build counts resources (debug builds).
@@ -29,7 +27,7 @@ public enum Resources {
     @inline(__always)
     static func incrementTotal() {
         #if DEBUG
-        _resourceCount.add(1, ordering: .relaxed)
+        AtomicCell.add(&_resourceCount, 1, ordering: .relaxed)
         #endif
     }
 
@@ -37,10 +35,10 @@ public enum Resources {
     @inline(__always)
     static func decrementTotal() {
         #if DEBUG
-        _resourceCount.subtract(1, ordering: .releasing)
+        AtomicCell.subtract(&_resourceCount, 1, ordering: .releasing)
         #endif
     }
 }
 
 @usableFromInline
-let _resourceCount = Atomic<Int>(0)
+@exclusivity(unchecked) nonisolated(unsafe) var _resourceCount = AtomicCell<Int>(0)

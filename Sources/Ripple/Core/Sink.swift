@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The base of every subscription object Ripple creates.
 ///
 /// It owns the subscription to its upstream and an atomic state word, so that
@@ -18,7 +16,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     @usableFromInline static var firstSubclassFlag: Int { 8 }
 
     @usableFromInline
-    final let lifecycle = Atomic<Int>(0)
+    @exclusivity(unchecked) final var lifecycle = AtomicCell<Int>(0)
 
     /// Written once, before `upstreamFlag` is published; read by `dispose()` only
     /// after it has observed `upstreamFlag`. A class reference (not a `Disposable`
@@ -39,7 +37,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     /// `true` once disposed, either explicitly or because the stream terminated.
     @inlinable
     public final var isDisposed: Bool {
-        lifecycle.load(ordering: .acquiring) & SubscriptionBase.disposedFlag != 0
+        AtomicCell.load(&lifecycle, ordering: .acquiring) & SubscriptionBase.disposedFlag != 0
     }
 
     /// Attaches the subscription to the upstream (`nil` when the upstream holds
@@ -53,7 +51,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     final func setUpstream(_ subscription: SubscriptionBase?) {
         guard let subscription, !subscription.isDisposed else { return }
         upstream = subscription
-        let old = lifecycle.bitwiseOr(SubscriptionBase.upstreamFlag, ordering: .acquiringAndReleasing).oldValue
+        let old = AtomicCell.bitwiseOr(&lifecycle, SubscriptionBase.upstreamFlag, ordering: .acquiringAndReleasing).oldValue
         if old & (SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag) != 0 {
             upstream = nil
             subscription.dispose()
@@ -66,7 +64,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     /// subscribed) is disposed as soon as it is attached.
     @inlinable
     final func releaseUpstream() {
-        let old = lifecycle.bitwiseOr(SubscriptionBase.releasedFlag, ordering: .acquiringAndReleasing).oldValue
+        let old = AtomicCell.bitwiseOr(&lifecycle, SubscriptionBase.releasedFlag, ordering: .acquiringAndReleasing).oldValue
         let mask = SubscriptionBase.upstreamFlag | SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag
         if old & mask == SubscriptionBase.upstreamFlag {
             upstream.take()?.dispose()
@@ -99,8 +97,8 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     public final func dispose() {
         // A plain load first: disposing twice (common when a terminal event and the
         // downstream both dispose) then costs no atomic read-modify-write.
-        if lifecycle.load(ordering: .relaxed) & SubscriptionBase.disposedFlag != 0 { return }
-        let old = lifecycle.bitwiseOr(SubscriptionBase.disposedFlag, ordering: .acquiringAndReleasing).oldValue
+        if AtomicCell.load(&lifecycle, ordering: .relaxed) & SubscriptionBase.disposedFlag != 0 { return }
+        let old = AtomicCell.bitwiseOr(&lifecycle, SubscriptionBase.disposedFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 { return }
         if old & (SubscriptionBase.upstreamFlag | SubscriptionBase.releasedFlag) == SubscriptionBase.upstreamFlag {
             // `take()` moves the reference out: no retain/release pair around the call.
@@ -219,6 +217,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     struct Outbox {
         @usableFromInline var head: Event<Output>?
         @usableFromInline var rest = RingBuffer<Event<Output>>()
+        /// The path the queued error had on the thread that queued it (see
+        /// ``ErrorTraces``): another thread may be the one that delivers it.
+        @usableFromInline var errorTrail: ErrorTraces.Trail?
 
         @inlinable
         init() {}
@@ -229,7 +230,12 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
 
         /// Queues a terminal event; later events of this sink are dropped.
         @inlinable
-        mutating func terminate(_ event: Event<Output>) { append(event) }
+        mutating func terminate(_ event: Event<Output>) {
+            if case .error(let error) = event {
+                errorTrail = ErrorTraces.trail(of: error)
+            }
+            append(event)
+        }
 
         @inlinable
         mutating func append(_ event: Event<Output>) {
@@ -387,7 +393,13 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         var event = first
         var delivered = 0
         while true {
-            forward(event)
+            if case .error = event {
+                // With the path it had on the thread that queued it.
+                let trail = locked { $0.outbox.errorTrail }
+                ErrorTraces.resuming(trail) { forward(event) }
+            } else {
+                forward(event)
+            }
             if event.isStopEvent {
                 locked {
                     $0.outbox.removeAll()

@@ -21,9 +21,9 @@ extension ObservableType {
     @inlinable
     public func subscribe(
         _ on: @escaping (Event<Element>) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
-        subscribe(on, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+        subscribe(on, delivery: .forSubscriber(isolation, "subscribe(_:)"))
     }
 
     /// Subscribes a closure that receives every event (Swift 5 language mode:
@@ -77,11 +77,11 @@ extension ObservableType {
         onError: ((Swift.Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(onNext:onError:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(onNext:onError:onCompleted:onDisposed:)")
         )
     }
 
@@ -156,7 +156,7 @@ extension ObservableType {
     /// ```
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
-    ///   the main actor only, as with ``subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
+    ///   the main actor only, as with ``subscribe(onNext:onError:onCompleted:onDisposed:isolation:)``.
     @available(swift, introduced: 6)
     @inlinable
     public func subscribe<Object: AnyObject>(
@@ -165,11 +165,11 @@ extension ObservableType {
         onError: ((Object, Swift.Error) -> Void)? = nil,
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             with: object, onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(with:onNext:onError:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(with:onNext:onError:onCompleted:onDisposed:)")
         )
     }
 

@@ -17,9 +17,9 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func checkpoint(_ description: String, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func checkpoint(_ description: String) -> Observable<Element> {
         let source = asObservable()
-        let site = SiteLiteral("checkpoint", file, line)
+        let site = SiteLiteral(alwaysCapturing: "checkpoint")
         return CheckpointObservable(description: description, site: site) { observer in
             let sink = CheckpointSink(description: description, site: site, observer: observer)
             sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
@@ -72,10 +72,11 @@ final class CheckpointSink<Element>: Sink<Element>, @unchecked Sendable {
         case .next(let element):
             forwardNext(element)
         case .error(let error):
-            if !isDisposed {
-                ErrorTraces.recordCheckpoint(error, name: description, site: site)
+            if isDisposed {
+                forwardError(error)
+            } else {
+                ErrorTraces.delivering(error, checkpoint: description, site: site) { forwardError(error) }
             }
-            forwardError(error)
         case .completed:
             forwardCompleted()
         }

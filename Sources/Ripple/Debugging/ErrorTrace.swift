@@ -1,4 +1,10 @@
-import Synchronization
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where an error went: the operators it passed through, nearest first, with
 /// their sites, and where it was handled.
@@ -94,17 +100,36 @@ extension Error {
     /// })
     /// ```
     ///
-    /// Traces are kept for the 256 most recent errors. An error is recognised as
-    /// the same value (a copy of it), so a new error equal to a traced one reads
-    /// the newer trace.
+    /// Read while the error is being delivered (in `onError`, a `catch` handler,
+    /// the default error handler), the trace is the path of *this* delivery,
+    /// whatever other errors other threads deliver at the same time. Read later,
+    /// it is the latest path recorded for the same error: the same instance for
+    /// an error that is a class (`NSError` included), an equal value otherwise
+    /// (a value-type error has no identity: two equal errors are one error to
+    /// the trace). Traces are kept for the 256 most recent errors.
     public var rippleTrace: RippleErrorTrace? {
         ErrorTraces.trace(for: self)
     }
 }
 
-/// The traces of recent errors, keyed by the identity of their existential box
-/// (an `any Error` is a reference to a box that copies share), with the error
-/// retained so that the box is not reused while its entry lives.
+/// How the traces of errors are recorded.
+///
+/// An error has no identity Ripple could rely on: the box of an `any Error` may
+/// be opened and re-made by the optimizer, and most errors are values. So the
+/// path of an error is kept **where it is delivered**: the recorded edges of the
+/// subscription graph and `checkpoint(_:)` push a hop on the delivering
+/// thread's trail for that error before passing it on, and pop it after, so
+/// that code reading ``Swift/Error/rippleTrace`` during the delivery (an
+/// `onError`, a `catch` handler) reads exactly the path that led to it. Each
+/// push also leaves the path in a table keyed by the error (its instance for a
+/// class, its type and value otherwise), for reads after the delivery.
+///
+/// A path that continues on another thread (after `observe(on:)`, a subject or
+/// an operator of several sources that queued the error for another thread) is
+/// carried over by the operator that moves the error: it takes the thread's
+/// trail with the error (``trail(of:)``) and delivers it within
+/// ``resuming(_:_:)``. While subscriptions are recorded, a delivery that starts
+/// where a recorded path ended (the same graph node) continues that path too.
 @usableFromInline
 enum ErrorTraces {
     /// One thing that happened to an error.
@@ -144,75 +169,209 @@ enum ErrorTraces {
         }
     }
 
+    /// What identifies an error to its trace: the instance of a class, else the
+    /// type and the value (its reflection: equal values of a type print the
+    /// same).
+    struct Key: Hashable {
+        enum Identity: Hashable {
+            case object(ObjectIdentifier)
+            case value(String)
+        }
+
+        let typeID: ObjectIdentifier
+        let identity: Identity
+
+        init<E: Error>(_ error: E) {
+            // The dynamic type: `E` may be an existential.
+            let dynamicType = Swift.type(of: error as Any)
+            typeID = ObjectIdentifier(dynamicType)
+            if dynamicType is AnyObject.Type {
+                identity = .object(ObjectIdentifier(error as AnyObject))
+            } else {
+                identity = .value(String(reflecting: error))
+            }
+        }
+    }
+
+    /// The path of an error being delivered by one thread, origin first.
+    struct Delivery {
+        let key: Key
+        var hops: [Hop]
+    }
+
+    /// A thread's deliveries of errors under way: usually none or one (a second
+    /// when an error handler delivers another error).
+    final class ThreadTrail {
+        var deliveries: [Delivery] = []
+    }
+
+    /// An error's path as one thread left it, for the operator that delivers the
+    /// error on another thread (``trail(of:)``, ``resuming(_:_:)``).
+    ///
+    /// A class: operators keep an optional one beside their queues, where a
+    /// reference costs one word.
+    @usableFromInline
+    final class Trail: @unchecked Sendable {
+        let key: Key
+        let hops: [Hop]
+
+        init(key: Key, hops: [Hop]) {
+            self.key = key
+            self.hops = hops
+        }
+    }
+
+    /// The latest path of an error, for reads after its delivery; `error` is
+    /// kept so that an instance's identity is not reused while its entry lives.
     struct Entry {
         let error: any Error
         var hops: [Hop]
     }
 
     struct State {
-        var entries: [UnsafeRawPointer: Entry] = [:]
-        var order: [UnsafeRawPointer] = []
+        var entries: [Key: Entry] = [:]
+        var order: [Key] = []
     }
 
     static let capacity = 256
+    /// Hops kept per remembered path: an error that goes round a cycle
+    /// (`retry` of a source that fails at once) adds a hop per turn.
+    static let maximumHops = 512
     static let state = LockedState(State())
 
-    /// The box of an `any Error`: copies of the existential share it.
-    static func identity(of error: any Error) -> UnsafeRawPointer {
-        unsafeBitCast(error, to: UnsafeRawPointer.self)
+    private static let trailKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let result = pthread_key_create(&key) { raw in
+            #if canImport(Darwin)
+            Unmanaged<ThreadTrail>.fromOpaque(raw).release()
+            #else
+            guard let raw else { return }
+            Unmanaged<ThreadTrail>.fromOpaque(raw).release()
+            #endif
+        }
+        precondition(result == 0, "Ripple: pthread_key_create failed (\(result))")
+        return key
+    }()
+
+    /// This thread's trail, if it has delivered a traced error.
+    private static var existingTrail: ThreadTrail? {
+        guard let raw = pthread_getspecific(trailKey) else { return nil }
+        return Unmanaged<ThreadTrail>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    static func recordHop(_ error: any Error, from: GraphNode, to: GraphNode) {
-        append(Hop(from: NodeDescription(from), to: NodeDescription(to)), to: error)
+    private static var threadTrail: ThreadTrail {
+        if let trail = existingTrail {
+            return trail
+        }
+        let trail = ThreadTrail()
+        pthread_setspecific(trailKey, Unmanaged.passRetained(trail).toOpaque())
+        return trail
     }
 
-    /// A `checkpoint(_:)` saw `error`.
+    /// Delivers an error along a recorded edge: `body` runs with the hop on
+    /// this thread's trail for `error`.
+    static func delivering<Result>(_ error: any Error, from: GraphNode, to: GraphNode, _ body: () -> Result) -> Result {
+        delivering(error, Hop(from: NodeDescription(from), to: NodeDescription(to)), body)
+    }
+
+    /// A `checkpoint(_:)` passes `error` on: `body` runs with the checkpoint on
+    /// this thread's trail for `error`.
     @usableFromInline
-    static func recordCheckpoint(_ error: any Error, name: String, site: SiteLiteral) {
-        append(Hop(from: NodeDescription(checkpoint: name, site: site), to: nil), to: error)
+    static func delivering<Result>(_ error: any Error, checkpoint name: String, site: SiteLiteral, _ body: () -> Result) -> Result {
+        delivering(error, Hop(from: NodeDescription(checkpoint: name, site: site), to: nil), body)
     }
 
-    private static func append(_ hop: Hop, to error: any Error) {
-        let key = identity(of: error)
+    /// Pushes `hop` on this thread's path for `error` (a new path if the thread
+    /// is not delivering it yet), runs `body`, pops the hop. Deliveries nest
+    /// like calls, so the trail is a stack: whatever `body` pushes, it pops.
+    private static func delivering<Result>(_ error: any Error, _ hop: Hop, _ body: () -> Result) -> Result {
+        let key = Key(error)
+        let trail = threadTrail
+        let index: Int
+        let depth: Int
+        if let existing = trail.deliveries.lastIndex(where: { $0.key == key }) {
+            index = existing
+            depth = trail.deliveries[existing].hops.count
+            trail.deliveries[existing].hops.append(hop)
+        } else {
+            index = trail.deliveries.count
+            depth = -1
+            trail.deliveries.append(Delivery(key: key, hops: continuedPath(for: key, startingWith: hop) + [hop]))
+        }
+        remember(error, key: key, hops: trail.deliveries[index].hops)
+        defer {
+            if depth < 0 {
+                trail.deliveries.remove(at: index)
+            } else {
+                trail.deliveries[index].hops.removeSubrange(depth...)
+            }
+        }
+        return body()
+    }
+
+    /// The hops a delivery starting with `hop` continues: those of a recorded
+    /// path that ended at the node `hop` comes from (the error crossed to this
+    /// thread in a way no operator carried over).
+    private static func continuedPath(for key: Key, startingWith hop: Hop) -> [Hop] {
+        guard !hop.from.isCheckpoint else { return [] }
+        return state.withLock { state in
+            guard let hops = state.entries[key]?.hops, let last = hops.last(where: { !$0.from.isCheckpoint }),
+                  last.to?.id == hop.from.id else { return [] }
+            return hops
+        }
+    }
+
+    private static func remember(_ error: any Error, key: Key, hops: [Hop]) {
+        let hops = hops.count > maximumHops ? Array(hops.suffix(maximumHops)) : hops
         state.withLock { state in
             if state.entries[key] != nil {
-                state.entries[key]!.hops.append(hop)
+                state.entries[key]!.hops = hops
                 return
             }
             if state.order.count >= capacity {
                 let oldest = state.order.removeFirst()
                 state.entries[oldest] = nil
             }
-            state.entries[key] = Entry(error: error, hops: [hop])
+            state.entries[key] = Entry(error: error, hops: hops)
             state.order.append(key)
         }
     }
 
-    /// The trace of `error`: found by identity when it is the boxed error that was
-    /// recorded, else by value among the recorded errors of its type, newest first.
-    static func trace<E: Error>(for error: E) -> RippleErrorTrace? {
-        let hops: [Hop]? = state.withLock { state in
-            for key in state.order.reversed() {
-                guard let entry = state.entries[key], let stored = entry.error as? E else { continue }
-                if sameValue(stored, error) {
-                    return entry.hops
-                }
-            }
-            return nil
-        }
-        return hops.map(render)
+    /// The path `error` has on this thread, for an operator that will deliver
+    /// it on another one; `nil` when it has none (one thread-local load).
+    @usableFromInline
+    static func trail(of error: any Error) -> Trail? {
+        guard let trail = existingTrail, !trail.deliveries.isEmpty else { return nil }
+        let key = Key(error)
+        guard let delivery = trail.deliveries.last(where: { $0.key == key }) else { return nil }
+        return Trail(key: key, hops: delivery.hops)
     }
 
-    /// Whether `a` is a copy of `b`: the same bytes (the same references, for a
-    /// value holding any), or failing that (padding may differ between copies of
-    /// a value with references) the same reflection.
-    private static func sameValue<E>(_ a: E, _ b: E) -> Bool {
-        var a = a
-        var b = b
-        let bytesEqual = withUnsafeBytes(of: &a) { left in
-            withUnsafeBytes(of: &b) { right in left.elementsEqual(right) }
+    /// Runs `body`, the delivery of an error another thread handed over with
+    /// its `trail`, with that path on this thread's trail.
+    @usableFromInline
+    static func resuming<Result>(_ carried: Trail?, _ body: () -> Result) -> Result {
+        guard let carried else { return body() }
+        let trail = threadTrail
+        trail.deliveries.append(Delivery(key: carried.key, hops: carried.hops))
+        let index = trail.deliveries.count - 1
+        defer {
+            if index < trail.deliveries.count {
+                trail.deliveries.remove(at: index)
+            }
         }
-        return bytesEqual || String(reflecting: a) == String(reflecting: b)
+        return body()
+    }
+
+    /// The trace of `error`: the path of its delivery under way on this thread,
+    /// else the latest one recorded for it.
+    static func trace<E: Error>(for error: E) -> RippleErrorTrace? {
+        let key = Key(error)
+        if let trail = existingTrail, let delivery = trail.deliveries.last(where: { $0.key == key }), !delivery.hops.isEmpty {
+            return render(delivery.hops)
+        }
+        let hops = state.withLock { $0.entries[key]?.hops }
+        return hops.map(render)
     }
 
     /// Turns the hops into a path: from the last delivery back, following each

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Tags this stream with `name`, so that tools can tell you what it did.
     ///
@@ -23,11 +21,11 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func named(_ name: String, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func named(_ name: String) -> Observable<Element> {
         let source = asObservable()
         // Built here, like every `Producer`, so that the event path is compiled for
         // the caller's element type.
-        return NamedObservable(name: name, site: SiteLiteral("named", file, line)) { observer in
+        return NamedObservable(name: name, site: SiteLiteral("named")) { observer in
             let sink = NamedSink(name: name, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -93,7 +91,7 @@ final class NamedSink<Element>: Sink<Element>, @unchecked Sendable {
 
     @inlinable
     func on(_ event: Event<Element>) {
-        if _tracingIsActive.load(ordering: .relaxed) {
+        if AtomicCell.load(&_tracingIsActive, ordering: .relaxed) {
             traceEvent(event)
         }
         forward(event)
@@ -183,8 +181,8 @@ public final class NamedSubscriptionScope: @unchecked Sendable {
     /// Runs `body` with this scope active on the current task (and thread).
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
         let chain = ScopeLink(scope: self, next: NamedSubscriptionScope.link)
-        _activeScopeCount.add(1, ordering: .relaxed)
-        defer { _activeScopeCount.subtract(1, ordering: .relaxed) }
+        AtomicCell.add(&_activeScopeCount, 1, ordering: .relaxed)
+        defer { AtomicCell.subtract(&_activeScopeCount, 1, ordering: .relaxed) }
         return try NamedSubscriptionScope.$link.withValue(chain, operation: body)
     }
 
@@ -194,8 +192,8 @@ public final class NamedSubscriptionScope: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
     ) async rethrows -> Result {
         let chain = ScopeLink(scope: self, next: NamedSubscriptionScope.link)
-        _activeScopeCount.add(1, ordering: .relaxed)
-        defer { _activeScopeCount.subtract(1, ordering: .relaxed) }
+        AtomicCell.add(&_activeScopeCount, 1, ordering: .relaxed)
+        defer { AtomicCell.subtract(&_activeScopeCount, 1, ordering: .relaxed) }
         return try await NamedSubscriptionScope.$link.withValue(chain, operation: body, isolation: isolation)
     }
 
@@ -240,25 +238,25 @@ final class ScopeLink: Sendable {
 
 /// How many scopes are running anywhere: lets a subscription skip the task-local
 /// lookup when none is.
-let _activeScopeCount = Atomic<Int>(0)
+@exclusivity(unchecked) nonisolated(unsafe) var _activeScopeCount = AtomicCell<Int>(0)
 
 /// The bookkeeping of named streams.
 @usableFromInline
 enum NamedStreams {
-    private static let ids = Atomic<UInt64>(0)
+    @exclusivity(unchecked) private nonisolated(unsafe) static var ids = AtomicCell<UInt64>(0)
 
     /// Live named subscriptions: id → name (debug builds).
     static let registry = LockedState<[UInt64: String]>([:])
 
     @usableFromInline
     static func nextSubscriptionID() -> UInt64 {
-        ids.add(1, ordering: .relaxed).newValue
+        AtomicCell.add(&ids, 1, ordering: .relaxed).newValue
     }
 
     @usableFromInline
     static func activeScopes() -> [NamedSubscriptionScope] {
         #if DEBUG
-        guard _activeScopeCount.load(ordering: .relaxed) > 0 else { return [] }
+        guard AtomicCell.load(&_activeScopeCount, ordering: .relaxed) > 0 else { return [] }
         var scopes: [NamedSubscriptionScope] = []
         var link = NamedSubscriptionScope.link
         while let current = link {
@@ -279,7 +277,7 @@ enum NamedStreams {
             scope.added(name: name, id: id)
         }
         #endif
-        if _tracingIsActive.load(ordering: .relaxed) {
+        if AtomicCell.load(&_tracingIsActive, ordering: .relaxed) {
             Tracing.recordSubscribed(stream: name, subscription: id)
         }
     }
@@ -291,7 +289,7 @@ enum NamedStreams {
             scope.removed(id: id)
         }
         #endif
-        if traced && _tracingIsActive.load(ordering: .relaxed) {
+        if traced && AtomicCell.load(&_tracingIsActive, ordering: .relaxed) {
             Tracing.recordDisposed(stream: name, subscription: id)
         }
     }

@@ -1,9 +1,9 @@
 /// Where an operator was applied: its name, and the file and line of the call.
 ///
-/// Every operator records its site when it is applied, through `file: StaticString
-/// = #fileID, line: UInt = #line` parameters that call sites never spell out (an
-/// RxSwift call site compiles unchanged). Error traces (``RippleErrorTrace``), the
-/// live ``SubscriptionGraph`` and leak reports show it:
+/// While ``Hooks/recordsOperatorSites`` is on, every operator applied records
+/// where it was applied (the return addresses of the call, symbolicated when a
+/// report shows them); `checkpoint(_:)` always does. Error traces
+/// (``RippleErrorTrace``), the live ``SubscriptionGraph`` and leak reports show it:
 ///
 /// ```
 /// map at SearchViewModel.swift:42
@@ -12,8 +12,11 @@ public struct OperatorSite: Hashable, Sendable, CustomStringConvertible {
     /// The operator's name, as written at the call site (`map`, `flatMapLatest`,
     /// `observe(on:)`, `asDriver(onErrorJustReturn:)`).
     public let operatorName: String
-    /// The file, as `#fileID` gives it (`SearchFeature/SearchViewModel.swift`);
-    /// empty when Ripple does not know it (a source such as `just`, a subject).
+    /// The file, in the form `#fileID` gives (`SearchFeature/SearchViewModel.swift`;
+    /// the file name alone when the module is unknown, as for top-level code);
+    /// empty when Ripple does not know it: a source such as `just` or a subject,
+    /// an operator applied while sites were not recorded, or a binary without
+    /// debugging symbols (see docs/Debugging.md).
     public let file: String
     /// The line of the call; 0 when unknown.
     public let line: Int
@@ -39,68 +42,73 @@ public struct OperatorSite: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// An operator's site as stored in each observable: two pointers to the
-/// operator's name and file (`StaticString` literals, which are nul-terminated
-/// UTF-8 in the binary) and the line. Reading them into an ``OperatorSite`` costs
-/// string copies, which only the debugging tools pay; storing them costs three
-/// words per operator and no retain.
+/// An operator's site as stored in each observable: a pointer to the operator's
+/// name (a `StaticString` literal, nul-terminated UTF-8 in the binary) and, when
+/// the site was captured, the number of its capture in ``OperatorSites`` (0: none).
+/// Two words, trivially copyable: storing one costs two stores and no retain.
 ///
-/// `@unchecked Sendable`: the pointers point to string literals, immutable for
+/// Where the operator was applied is not a parameter of the operator (RxSwift's
+/// call shapes are API: a defaulted `file:line:` changes which overload wins in
+/// code that declares its own helpers beside the operators). It is captured,
+/// while ``Hooks/recordsOperatorSites`` is on, as the return addresses of the
+/// call, and symbolicated only when a graph, a trace or a leak report shows it.
+///
+/// `@unchecked Sendable`: the pointer points to a string literal, immutable for
 /// the life of the process.
 @usableFromInline
 struct SiteLiteral: @unchecked Sendable {
     @usableFromInline let name: UnsafeRawPointer?
-    @usableFromInline let file: UnsafeRawPointer?
-    @usableFromInline let line: UInt32
+    @usableFromInline let capture: UInt32
 
     /// No site: a source, a subject, an observable Ripple builds for itself.
     @inlinable
-    static var none: SiteLiteral { SiteLiteral(name: nil, file: nil, line: 0) }
+    static var none: SiteLiteral { SiteLiteral(name: nil, capture: 0) }
 
     @inlinable
-    init(name: UnsafeRawPointer?, file: UnsafeRawPointer?, line: UInt32) {
+    init(name: UnsafeRawPointer?, capture: UInt32) {
         self.name = name
-        self.file = file
-        self.line = line
+        self.capture = capture
     }
 
-    /// The site of the operator `name` applied at `file`:`line`.
-    @inlinable
-    init(_ name: StaticString, _ file: StaticString, _ line: UInt) {
-        self.name = name.hasPointerRepresentation ? UnsafeRawPointer(name.utf8Start) : nil
-        self.file = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
-        self.line = UInt32(truncatingIfNeeded: line)
-    }
-
-    /// The operator's name only (an operator built inside Ripple for a source
-    /// with no call site of its own).
+    /// The site of the operator `name`, applied by the caller: with the call's
+    /// place while subscriptions are recorded (one relaxed load and a branch
+    /// when they are not).
     @inlinable
     init(_ name: StaticString) {
         self.name = name.hasPointerRepresentation ? UnsafeRawPointer(name.utf8Start) : nil
-        self.file = nil
-        self.line = 0
+        self.capture = SubscriptionRecorder.isRecording ? OperatorSites.capture() : 0
+    }
+
+    /// A name without a place: what a relay calls the subject inside it.
+    @inlinable
+    init(label name: StaticString) {
+        self.name = name.hasPointerRepresentation ? UnsafeRawPointer(name.utf8Start) : nil
+        self.capture = 0
+    }
+
+    /// The site of the operator `name`, its place captured whether or not
+    /// subscriptions are recorded: for `checkpoint(_:)`, which exists to say
+    /// where it was written.
+    @inlinable
+    init(alwaysCapturing name: StaticString) {
+        self.name = name.hasPointerRepresentation ? UnsafeRawPointer(name.utf8Start) : nil
+        self.capture = OperatorSites.capture()
     }
 
     @inlinable
     var isNone: Bool { name == nil }
 
-    /// The public form; `nil` for ``none``. An operator applied inside Ripple's
-    /// own modules (a `Driver`'s `share`, a helper built on another operator)
-    /// has its name only: its file and line would point into Ripple, not to
-    /// the code that built the chain.
+    /// The public form; `nil` for ``none``. The file and line are those of the
+    /// code that applied the operator, outside Ripple's own modules; empty when
+    /// they are unknown (the site was not captured, or the binary has no
+    /// debugging symbols, or the platform cannot symbolicate).
     var site: OperatorSite? {
         guard let name else { return nil }
-        var path = file.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-        if SiteLiteral.internalModules.contains(where: { path.hasPrefix($0) }) {
-            path = ""
-        }
+        let place = OperatorSites.place(of: capture)
         return OperatorSite(
             operatorName: String(cString: name.assumingMemoryBound(to: CChar.self)),
-            file: path,
-            line: path.isEmpty ? 0 : Int(line)
+            file: place?.file ?? "",
+            line: place?.line ?? 0
         )
     }
-
-    /// `#fileID` prefixes of Ripple's own modules.
-    static let internalModules = ["Ripple/", "RippleHTTP/", "RippleHTTPTesting/", "RippleTest/"]
 }

@@ -195,9 +195,9 @@ extension SubscriptionGraph {
         var edges: [Edge] = []
         for node in liveNodes.sorted(by: { $0.stepIDs[0] < $1.stepIDs[0] }) {
             let subscribers = liveEdges.reduce(0) { $0 + ($1.from === node ? 1 : 0) }
-            let last = node.lastEvent.load(ordering: .relaxed)
+            let last = AtomicCell.load(&node.lastEvent, ordering: .relaxed)
             let lastEventAt = last == 0 ? nil : Date(timeIntervalSince1970: Double(last) / 1_000_000_000)
-            let events = node.delivered.load(ordering: .relaxed)
+            let events = AtomicCell.load(&node.delivered, ordering: .relaxed)
             let element = typeName(node.elementType)
             let kind: Kind
             switch node.role {
@@ -231,7 +231,7 @@ extension SubscriptionGraph {
         }
         for edge in liveEdges.sorted(by: { $0.id < $1.id }) {
             edges.append(Edge(
-                from: Int(edge.from.id), to: Int(edge.to.stepIDs[0]), events: edge.events.load(ordering: .relaxed)
+                from: Int(edge.from.id), to: Int(edge.to.stepIDs[0]), events: AtomicCell.load(&edge.events, ordering: .relaxed)
             ))
         }
         return SubscriptionGraph(capturedAt: Date(), nodes: nodes, edges: edges)

@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// `true` while subscriptions are recorded (``Hooks/recordsOperatorSites``): the
 /// only thing the subscription machinery reads when recording is off.
 @usableFromInline
-let _recordsSubscriptions = Atomic<Bool>(false)
+@exclusivity(unchecked) nonisolated(unsafe) var _recordsSubscriptions = AtomicCell<Bool>(false)
 
 extension Hooks {
     /// When `true`, every subscription made from now on is recorded: which
@@ -27,8 +26,8 @@ extension Hooks {
     /// #endif
     /// ```
     public static var recordsOperatorSites: Bool {
-        get { _recordsSubscriptions.load(ordering: .relaxed) }
-        set { _recordsSubscriptions.store(newValue, ordering: .relaxed) }
+        get { AtomicCell.load(&_recordsSubscriptions, ordering: .relaxed) }
+        set { AtomicCell.store(&_recordsSubscriptions, newValue, ordering: .relaxed) }
     }
 }
 
@@ -71,9 +70,9 @@ final class GraphNode: @unchecked Sendable {
     /// Under the recorder's lock: live edges into and out of this node.
     var edgeCount = 0
     /// Events delivered to the node's subscribers (each subscriber counts).
-    let delivered = Atomic<Int>(0)
+    @exclusivity(unchecked) final var delivered = AtomicCell<Int>(0)
     /// Wall-clock nanoseconds of the last delivery, 0 before the first.
-    let lastEvent = Atomic<UInt64>(0)
+    @exclusivity(unchecked) final var lastEvent = AtomicCell<UInt64>(0)
 
     init(
         id: UInt64, stepIDs: [UInt64], role: Role, operators: [SiteLiteral], name: String?,
@@ -97,7 +96,7 @@ final class GraphEdge: @unchecked Sendable {
     let id: UInt64
     let from: GraphNode
     let to: GraphNode
-    let events = Atomic<Int>(0)
+    @exclusivity(unchecked) final var events = AtomicCell<Int>(0)
     /// Under the recorder's lock.
     var isEnded = false
 
@@ -107,15 +106,11 @@ final class GraphEdge: @unchecked Sendable {
         self.to = to
     }
 
-    /// Counts an event delivered along this edge; an error also records the hop
-    /// in its trace.
+    /// Counts an event delivered along this edge.
     func record<Element>(_ event: Event<Element>) {
-        events.add(1, ordering: .relaxed)
-        from.delivered.add(1, ordering: .relaxed)
-        from.lastEvent.store(SubscriptionRecorder.wallClockNanoseconds(), ordering: .relaxed)
-        if case .error(let error) = event {
-            ErrorTraces.recordHop(error, from: from, to: to)
-        }
+        AtomicCell.add(&events, 1, ordering: .relaxed)
+        AtomicCell.add(&from.delivered, 1, ordering: .relaxed)
+        AtomicCell.store(&from.lastEvent, SubscriptionRecorder.wallClockNanoseconds(), ordering: .relaxed)
     }
 }
 
@@ -156,7 +151,7 @@ enum SubscriptionRecorder {
     /// Whether subscriptions are recorded: one relaxed load.
     @inlinable
     static var isRecording: Bool {
-        _recordsSubscriptions.load(ordering: .relaxed)
+        AtomicCell.load(&_recordsSubscriptions, ordering: .relaxed)
     }
 
     struct State {
@@ -166,15 +161,15 @@ enum SubscriptionRecorder {
     }
 
     static let state = LockedState(State())
-    private static let ids = Atomic<UInt64>(0)
+    @exclusivity(unchecked) private nonisolated(unsafe) static var ids = AtomicCell<UInt64>(0)
 
     static func nextID() -> UInt64 {
-        ids.add(1, ordering: .relaxed).newValue
+        AtomicCell.add(&ids, 1, ordering: .relaxed).newValue
     }
 
     /// The highest id given so far (leak checks count the nodes made after it).
     static var lastID: UInt64 {
-        ids.load(ordering: .relaxed)
+        AtomicCell.load(&ids, ordering: .relaxed)
     }
 
     static func wallClockNanoseconds() -> UInt64 {
@@ -202,7 +197,7 @@ enum SubscriptionRecorder {
     /// that the connection's subscription is drawn into it. Just runs `body` when
     /// nothing is recorded.
     static func connecting<Element, Result>(_ observable: Observable<Element>, _ body: () -> Result) -> Result {
-        guard _recordsSubscriptions.load(ordering: .relaxed) else { return body() }
+        guard AtomicCell.load(&_recordsSubscriptions, ordering: .relaxed) else { return body() }
         let node = state.withLock { $0.shared[ObjectIdentifier(observable)] }
         guard let node, node.observable === observable else { return body() }
         return with(current: node, body)
@@ -219,7 +214,14 @@ enum SubscriptionRecorder {
         let downstream = edge.to
         let recorded = AnyObserver<Element> { event in
             edge.record(event)
-            with(current: downstream) { observer.on(event) }
+            if case .error(let error) = event {
+                // The hop is on the thread's trail of the error while it goes on.
+                ErrorTraces.delivering(error, from: edge.from, to: downstream) {
+                    with(current: downstream) { observer.on(event) }
+                }
+            } else {
+                with(current: downstream) { observer.on(event) }
+            }
             if event.isStopEvent {
                 end(edge)
             }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -12,7 +11,7 @@ import Musl
 /// `true` while at least one ``TraceRecorder`` records: the only thing the event
 /// path of a named stream reads when tracing is off.
 @usableFromInline
-let _tracingIsActive = Atomic<Bool>(false)
+@exclusivity(unchecked) nonisolated(unsafe) var _tracingIsActive = AtomicCell<Bool>(false)
 
 /// One thing a named stream did, as recorded by a ``TraceRecorder``.
 public struct TraceEvent: Sendable, Equatable, CustomStringConvertible {
@@ -233,14 +232,14 @@ enum Tracing {
             if !recorders.contains(where: { $0 === recorder }) {
                 recorders.append(recorder)
             }
-            _tracingIsActive.store(true, ordering: .relaxed)
+            AtomicCell.store(&_tracingIsActive, true, ordering: .relaxed)
         }
     }
 
     static func deactivate(_ recorder: TraceRecorder) {
         recorders.withLock { recorders in
             recorders.removeAll { $0 === recorder }
-            _tracingIsActive.store(!recorders.isEmpty, ordering: .relaxed)
+            AtomicCell.store(&_tracingIsActive, !recorders.isEmpty, ordering: .relaxed)
         }
     }
 
@@ -248,7 +247,7 @@ enum Tracing {
         DispatchTime.now().uptimeNanoseconds
     }
 
-    private static let threadCounter = Atomic<UInt>(0)
+    @exclusivity(unchecked) private nonisolated(unsafe) static var threadCounter = AtomicCell<UInt>(0)
 
     private static let threadKey: pthread_key_t = {
         var key = pthread_key_t()
@@ -263,7 +262,7 @@ enum Tracing {
         if let raw = pthread_getspecific(threadKey) {
             return UInt64(UInt(bitPattern: raw))
         }
-        let id = threadCounter.add(1, ordering: .relaxed).newValue
+        let id = AtomicCell.add(&threadCounter, 1, ordering: .relaxed).newValue
         pthread_setspecific(threadKey, UnsafeRawPointer(bitPattern: id))
         return UInt64(id)
     }

@@ -1,28 +1,26 @@
-import Synchronization
-
 /// A disposable that only records whether it has been disposed.
 public final class BooleanDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    private let disposed: Atomic<Bool>
+    @exclusivity(unchecked) private final var disposed: AtomicCell<Bool>
 
     /// A disposable that is not disposed yet.
     public override init() {
-        disposed = Atomic(false)
+        disposed = AtomicCell(false)
         super.init()
     }
 
     /// A disposable whose initial state is `isDisposed`.
     public init(isDisposed: Bool) {
-        disposed = Atomic(isDisposed)
+        disposed = AtomicCell(isDisposed)
         super.init()
     }
 
     /// `true` once disposed.
     public var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
+        AtomicCell.load(&disposed, ordering: .acquiring)
     }
 
     /// Marks the disposable as disposed.
     public func dispose() {
-        disposed.store(true, ordering: .releasing)
+        AtomicCell.store(&disposed, true, ordering: .releasing)
     }
 }

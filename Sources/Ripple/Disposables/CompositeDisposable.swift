@@ -38,9 +38,11 @@ public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Send
         }
     }
 
-    /// A group of four.
+    /// A group of four or more: `CompositeDisposable(a, b, c, d, e)` (RxSwift's
+    /// shape: four unlabelled members, then any number more).
     public init(
-        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable,
+        _ disposables: Disposable...
     ) {
         super.init()
         state.withLock {
@@ -48,12 +50,10 @@ public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Send
             _ = $0.members.insert(disposable2)
             _ = $0.members.insert(disposable3)
             _ = $0.members.insert(disposable4)
+            for disposable in disposables {
+                _ = $0.members.insert(disposable)
+            }
         }
-    }
-
-    /// A group of the arguments, however many: `CompositeDisposable(a, b, c, d, e)`.
-    public convenience init(_ disposables: Disposable...) {
-        self.init(disposables: disposables)
     }
 
     /// A group of the array's elements.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Factory methods for common disposables.
 public enum Disposables {
     /// A disposable that does nothing when disposed.
@@ -74,7 +72,7 @@ public class DisposeBase: @unchecked Sendable {
 
 /// Runs an action once, then drops it.
 final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    private let disposed = Atomic<Bool>(false)
+    @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
     private let action: LockedState<(() -> Void)?>
 
     init(_ action: @escaping () -> Void) {
@@ -83,11 +81,11 @@ final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
     }
 
     var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
+        AtomicCell.load(&disposed, ordering: .acquiring)
     }
 
     func dispose() {
-        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        if AtomicCell.exchange(&disposed, true, ordering: .acquiringAndReleasing) { return }
         let action = self.action.withLock { action -> (() -> Void)? in
             defer { action = nil }
             return action
@@ -98,7 +96,7 @@ final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
 
 /// Disposes two disposables, once.
 final class BinaryDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    private let disposed = Atomic<Bool>(false)
+    @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
     private let pair: LockedState<(Disposable?, Disposable?)>
 
     init(_ first: Disposable, _ second: Disposable) {
@@ -107,11 +105,11 @@ final class BinaryDisposable: DisposeBase, Cancelable, @unchecked Sendable {
     }
 
     var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
+        AtomicCell.load(&disposed, ordering: .acquiring)
     }
 
     func dispose() {
-        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        if AtomicCell.exchange(&disposed, true, ordering: .acquiringAndReleasing) { return }
         let (first, second) = pair.withLock { pair -> (Disposable?, Disposable?) in
             defer { pair = (nil, nil) }
             return pair

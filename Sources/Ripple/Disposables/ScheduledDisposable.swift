@@ -1,12 +1,10 @@
-import Synchronization
-
 /// Disposes its underlying disposable on a given scheduler (for example, so that a
 /// resource is released on the queue that owns it).
 public final class ScheduledDisposable: DisposeBase, Cancelable, @unchecked Sendable {
     /// The scheduler the disposal runs on.
     public let scheduler: ImmediateSchedulerType
 
-    private let disposed = Atomic<Bool>(false)
+    @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
     private let inner: LockedState<Disposable?>
 
     /// Disposes `disposable` on `scheduler` when this object is disposed.
@@ -18,12 +16,12 @@ public final class ScheduledDisposable: DisposeBase, Cancelable, @unchecked Send
 
     /// `true` once disposed.
     public var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
+        AtomicCell.load(&disposed, ordering: .acquiring)
     }
 
     /// Schedules the disposal of the underlying disposable.
     public func dispose() {
-        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        if AtomicCell.exchange(&disposed, true, ordering: .acquiringAndReleasing) { return }
         _ = scheduler.schedule(self) { scheduled in
             let disposable = scheduled.inner.withLock { inner -> Disposable? in
                 defer { inner = nil }

@@ -6,7 +6,11 @@ import Observation
 // named `Observable` (the protocol behind the macro). Write `Ripple.Observable`
 // (or use `ObservableType`'s static methods through a concrete element type,
 // `Observable<String>`) where the compiler reports an ambiguity.
+//
+// Observation exists from macOS 14 / iOS 17 / tvOS 17 / watchOS 10 (visionOS 1)
+// on; Ripple supports older releases, so everything here says so.
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ObservableType {
     /// An observable of a value computed from `@Observable` models: the current
     /// value on subscription, then a new value each time a property that `read`
@@ -75,6 +79,7 @@ extension ObservableType {
 
 /// Reads the value with observation tracking, emits it, and schedules the next
 /// read when a tracked property changes.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class ObservationTrackingSink<Element>: Sink<Element>, @unchecked Sendable {
     private let read: () -> Element
     private let scheduler: SchedulerType

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Mirrors whichever of this sequence and `right` sends an event first (an
     /// element, an error or a completion); the other one is disposed at that
@@ -12,8 +10,8 @@ extension ObservableType {
     /// right:  ---a----b----c--|
     /// amb:    ---a----b----c--|      (right was first; self is disposed)
     /// ```
-    public func amb<O2: ObservableType>(_ right: O2, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where O2.Element == Element {
-        AmbFactory.make([asObservable(), right.asObservable()], site: SiteLiteral("amb", file, line))
+    public func amb<O2: ObservableType>(_ right: O2) -> Observable<Element> where O2.Element == Element {
+        AmbFactory.make([asObservable(), right.asObservable()], site: SiteLiteral("amb"))
     }
 
     /// Mirrors whichever of the sequences sends an event first (an element, an
@@ -30,9 +28,9 @@ extension ObservableType {
     /// c:    ------------5--|
     /// amb:  ---x----y--|
     /// ```
-    public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        AmbFactory.make(Array(sequence), site: SiteLiteral("amb", file, line))
+        AmbFactory.make(Array(sequence), site: SiteLiteral("amb"))
     }
 }
 
@@ -56,7 +54,7 @@ enum AmbFactory {
 /// thread that won.
 final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
     /// The index of the winning source, or -1 while undecided.
-    private let winner = Atomic<Int>(-1)
+    @exclusivity(unchecked) private final var winner = AtomicCell<Int>(-1)
     private let subscriptions = CompositeDisposable()
     /// The key of each source's subscription in `subscriptions`. Written in
     /// `run(sources:)` before any source is subscribed, only read afterwards.
@@ -71,15 +69,15 @@ final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
         keys = inners.map { subscriptions.insert($0) }
         for (index, source) in sources.enumerated() {
             // A source that won while being subscribed has disposed the others.
-            if isDisposed || winner.load(ordering: .acquiring) != -1 { return }
+            if isDisposed || AtomicCell.load(&winner, ordering: .acquiring) != -1 { return }
             inners[index].subscribe(to: source)
         }
     }
 
     private func on(_ event: Event<Element>, from index: Int) {
-        var current = winner.load(ordering: .acquiring)
+        var current = AtomicCell.load(&winner, ordering: .acquiring)
         if current == -1 {
-            let (exchanged, original) = winner.compareExchange(expected: -1, desired: index, ordering: .acquiringAndReleasing)
+            let (exchanged, original) = AtomicCell.compareExchange(&winner, expected: -1, desired: index, ordering: .acquiringAndReleasing)
             if exchanged {
                 current = index
                 for (loser, key) in keys.enumerated() where loser != index {

@@ -15,12 +15,12 @@ extension ObservableType {
     ///
     /// a = [1, 2] (count reached), b = [3] (time), c = [4] (completion)
     /// ```
-    public func buffer(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<[Element]> {
+    public func buffer(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
         guard count > 0 else {
             return .error(RxError.argumentOutOfRange("buffer(timeSpan:count:scheduler:)", "count", count, minimum: 1))
         }
         let source = asObservable()
-        return Producer(site: SiteLiteral("buffer", file, line)) { observer in
+        return Producer(site: SiteLiteral("buffer")) { observer in
             let sink = BufferSink<Element>(timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer)
             sink.startTimer(windowID: 0)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))

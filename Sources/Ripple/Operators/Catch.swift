@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// When the source fails, continues with the sequence `handler` returns for
     /// the error.
@@ -14,12 +12,12 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         let source = asObservable()
         // The source and the handler stored in the observable (a ``ValueProducer``),
         // so that the subscription function captures nothing: one allocation per
         // operator, and one (the sink) per subscription.
-        return ValueProducer(CatchOperator(source: source, handler: handler), site: SiteLiteral("catch", file, line)) { parameters, observer in
+        return ValueProducer(CatchOperator(source: source, handler: handler), site: SiteLiteral("catch")) { parameters, observer in
             let sink = CatchSink(parameters: parameters, observer: observer)
             sink.setUpstream(parameters.source.subscribeNested(sink: AnyObserver { sink.onSource($0) }))
             return sink
@@ -38,10 +36,10 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func catchAndReturn(_ element: Element) -> Observable<Element> {
         // A step of the pipeline (docs/Architecture.md): with the operators
         // around it, it runs in the chain's one sink.
-        appending(CatchAndReturnStep(element: element), site: SiteLiteral("catchAndReturn", file, line))
+        appending(CatchAndReturnStep(element: element), site: SiteLiteral("catchAndReturn"))
     }
 
     /// Subscribes to the sequences of `sequence` one after the other, moving on
@@ -57,9 +55,9 @@ extension ObservableType {
     /// second:                                  --2--|
     /// catch(sequence: [first, second]):   --1----2--|
     /// ```
-    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        Producer(site: SiteLiteral("catch", file, line)) { observer in
+        Producer(site: SiteLiteral("catch")) { observer in
             var iterator = sequence.makeIterator()
             let sink = CatchSequenceSink(nextSource: { iterator.next() }, observer: observer)
             sink.start()
@@ -160,7 +158,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
         // Once only: a source that broke the contract with a second error is
         // ignored, as is an error after disposal.
         let done = SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag
-        guard lifecycle.load(ordering: .acquiring) & done == 0 else { return }
+        guard AtomicCell.load(&lifecycle, ordering: .acquiring) & done == 0 else { return }
         let replacement: Observable<Element>
         do {
             replacement = try parameters.handler(error)
@@ -172,7 +170,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
         let subscription = replacement.subscribe(sink: AnyObserver { self.forward($0) })
         guard let subscription, !subscription.isDisposed else { return }
         replacementSubscription = subscription
-        let old = lifecycle.bitwiseOr(Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
+        let old = AtomicCell.bitwiseOr(&lifecycle, Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
         if old & SubscriptionBase.disposedFlag != 0 {
             // Disposed meanwhile: whichever of this thread and `disposeResources()`
             // clears the flag releases the subscription.
@@ -184,7 +182,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
     /// ``replacementFlag``.
     @inlinable
     func takeReplacement() -> SubscriptionBase? {
-        let old = lifecycle.bitwiseAnd(~Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
+        let old = AtomicCell.bitwiseAnd(&lifecycle, ~Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
         return old & Self.replacementFlag != 0 ? replacementSubscription.take() : nil
     }
 
@@ -192,7 +190,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
     override func disposeResources() {
         // A plain load first: without a failure there is nothing to release, and
         // a replacement published after this load sees the disposal itself.
-        if lifecycle.load(ordering: .acquiring) & Self.replacementFlag != 0 {
+        if AtomicCell.load(&lifecycle, ordering: .acquiring) & Self.replacementFlag != 0 {
             takeReplacement()?.dispose()
         }
     }

@@ -18,11 +18,10 @@ extension ObservableType {
     @inlinable
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
-        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
     ) -> Observable<Element> where Collection.Element: ObservableType {
-        CombineLatestFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("combineLatest", file, line))
-            .map(resultSelector, file: file, line: line)
+        CombineLatestFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("combineLatest"))
+            .map(resultSelector)
     }
 
     /// Emits an array of the latest element of every source (in the collection's
@@ -42,10 +41,9 @@ extension ObservableType {
     /// ```
     @inlinable
     public static func combineLatest<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
-        CombineLatestFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("combineLatest", file, line))
+        CombineLatestFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("combineLatest"))
     }
 }
 

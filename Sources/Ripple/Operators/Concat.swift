@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Forwards this sequence's elements, then, once it has completed, subscribes
     /// to `second` and forwards its events.
@@ -11,11 +9,11 @@ extension ObservableType {
     /// second:                 --3--|
     /// concat(second): --1--2----3--|
     /// ```
-    public func concat<Source: ObservableConvertibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public func concat<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Element>
     where Source.Element == Element {
         let first = asObservable()
         let second = second.asObservable()
-        return ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+        return ConcatObservable(site: SiteLiteral("concat")) { pending in
             pending.append(.source(second))
             pending.append(.source(first))
         }
@@ -35,9 +33,9 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
-        ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+        ConcatObservable(site: SiteLiteral("concat")) { pending in
             pending.append(.iterator(AnyIterator(sequence.makeIterator())))
         }
     }
@@ -55,9 +53,9 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Observable<Element>
     where Collection.Element == Observable<Element> {
-        ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+        ConcatObservable(site: SiteLiteral("concat")) { pending in
             pending.append(contentsOf: collection.reversed().lazy.map { .source($0) })
         }
     }
@@ -74,8 +72,8 @@ extension ObservableType {
     /// b:            --2--|   (subscribed when a completes)
     /// concat:  --1----2--|
     /// ```
-    public static func concat(_ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        ConcatObservable(site: SiteLiteral("concat", file, line)) { pending in
+    public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
+        ConcatObservable(site: SiteLiteral("concat")) { pending in
             pending.append(contentsOf: sources.reversed().lazy.map { .source($0) })
         }
     }
@@ -95,8 +93,8 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                  --3--4|   (subscribed when a completes)
     /// concat():  ----1---2--3--4-----|
     /// ```
-    public func concat(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
-        merge(maxConcurrent: 1, file: file, line: line)
+    public func concat() -> Observable<Element.Element> {
+        merge(maxConcurrent: 1)
     }
 }
 
@@ -146,7 +144,7 @@ final class ConcatSink<Element>: Sink<Element>, @unchecked Sendable {
     /// What is still to run, the next sequence last. Touched only by the thread
     /// that holds `pendingSteps` above zero.
     private var pending: [ConcatPending<Element>]
-    private let pendingSteps = Atomic<Int>(0)
+    @exclusivity(unchecked) private final var pendingSteps = AtomicCell<Int>(0)
     private let current = SerialDisposable()
 
     init(pending: [ConcatPending<Element>], observer: AnyObserver<Element>) {
@@ -157,10 +155,10 @@ final class ConcatSink<Element>: Sink<Element>, @unchecked Sendable {
     /// Subscribes to the next sequence, or completes if there is none, unless a
     /// step is already running (then that step will do it).
     func moveNext() {
-        if pendingSteps.add(1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
+        if AtomicCell.add(&pendingSteps, 1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
         repeat {
             step()
-        } while pendingSteps.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
+        } while AtomicCell.subtract(&pendingSteps, 1, ordering: .acquiringAndReleasing).newValue != 0
     }
 
     /// The next sequence to subscribe to, taken off the stack (nested concats

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Creates an observable from a subscription function.
     ///
@@ -18,8 +16,8 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        Producer(site: SiteLiteral("create", file, line)) { observer in
+    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
+        Producer(site: SiteLiteral("create")) { observer in
             let sink = AnonymousSink(observer: observer)
             sink.setUpstream(disposable: subscribe(AnyObserver { sink.on($0) }))
             return sink
@@ -34,8 +32,8 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public static func deferred(_ observableFactory: @escaping () throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        Producer(site: SiteLiteral("deferred", file, line)) { observer in
+    public static func deferred(_ observableFactory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
+        Producer(site: SiteLiteral("deferred")) { observer in
             let source: Observable<Element>
             do {
                 source = try observableFactory()
@@ -52,10 +50,9 @@ extension ObservableType {
     /// disposal). An error thrown by either factory is sent to the subscriber.
     public static func using<Resource: Disposable>(
         _ resourceFactory: @escaping () throws -> Resource,
-        observableFactory: @escaping (Resource) throws -> Observable<Element>,
-        file: StaticString = #fileID, line: UInt = #line
+        observableFactory: @escaping (Resource) throws -> Observable<Element>
     ) -> Observable<Element> {
-        Producer(site: SiteLiteral("using", file, line)) { observer in
+        Producer(site: SiteLiteral("using")) { observer in
             let resource: Resource
             do {
                 resource = try resourceFactory()
@@ -93,17 +90,17 @@ final class UsingSink<Element>: Sink<Element>, @unchecked Sendable {
 @usableFromInline
 final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
-    let stopped = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var stopped = AtomicCell<Bool>(false)
 
     @inlinable
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
-            if !stopped.load(ordering: .relaxed) {
+            if !AtomicCell.load(&stopped, ordering: .relaxed) {
                 forwardNext(element)
             }
         case .error, .completed:
-            if !stopped.exchange(true, ordering: .acquiringAndReleasing) {
+            if !AtomicCell.exchange(&stopped, true, ordering: .acquiringAndReleasing) {
                 forwardTerminal(event)
             }
         }

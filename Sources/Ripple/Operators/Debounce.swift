@@ -13,9 +13,9 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("debounce", file, line)) { observer in
+        return Producer(site: SiteLiteral("debounce")) { observer in
             let sink = DebounceSink<Element>(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -160,7 +159,7 @@ public enum DebugOutput {
     }
 
     private static let configuration = LockedState(Configuration())
-    private static let subscriptionIDs = Atomic<UInt64>(0)
+    @exclusivity(unchecked) private nonisolated(unsafe) static var subscriptionIDs = AtomicCell<UInt64>(0)
 
     /// Receives each line the `debug` operator produces (without a trailing
     /// newline) when ``entryHandler`` is `nil`. Prints by default.
@@ -186,7 +185,7 @@ public enum DebugOutput {
     }
 
     static func nextSubscriptionID() -> UInt64 {
-        subscriptionIDs.add(1, ordering: .relaxed).newValue
+        AtomicCell.add(&subscriptionIDs, 1, ordering: .relaxed).newValue
     }
 
     static func emit(identifier: String, subscription: UInt64, kind: Entry.Kind) {

@@ -3,7 +3,7 @@ extension ObservableType {
     /// spacing between them; an error is passed on at once and drops the
     /// elements still waiting.
     ///
-    /// The source is subscribed at once (use ``delaySubscription(_:scheduler:file:line:)-(RxTimeInterval,_,_,_)``
+    /// The source is subscribed at once (use ``delaySubscription(_:scheduler:)-(RxTimeInterval,_)``
     /// to delay the subscription instead). Each delayed event is delivered in its
     /// own scheduled step, so events that arrived together leave one step apart,
     /// as in RxSwift.
@@ -14,9 +14,9 @@ extension ObservableType {
     /// source:               --1--2-#
     /// delay(3, scheduler):  -----1-#
     /// ```
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("delay", file, line)) { observer in
+        return Producer(site: SiteLiteral("delay")) { observer in
             let sink = DelaySink(dueTime: dueTime, scheduler: scheduler, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -8,9 +8,9 @@ extension ObservableType {
     /// source (cold):                     --1--2--|
     /// delaySubscription(3, scheduler):   -----1--2--|
     /// ```
-    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("delaySubscription", file, line)) { observer in
+        return Producer(site: SiteLiteral("delaySubscription")) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(disposable: scheduler.scheduleRelative(sink, dueTime: dueTime) { sink in
                 let subscription = source.subscribe(sink: AnyObserver { sink.forward($0) })

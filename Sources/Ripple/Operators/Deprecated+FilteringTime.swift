@@ -9,72 +9,71 @@ import Foundation
 public typealias TakeUntilBehavior = TakeBehavior
 
 extension ObservableType {
-    /// Deprecated spelling of ``catch(_:file:line:)``.
+    /// Deprecated spelling of ``catch(_:)``.
     @available(*, deprecated, renamed: "catch(_:)")
-    public func catchError(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func catchError(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         `catch`(handler)
     }
 
-    /// Deprecated spelling of ``catchAndReturn(_:file:line:)``.
+    /// Deprecated spelling of ``catchAndReturn(_:)``.
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
-    public func catchErrorJustReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func catchErrorJustReturn(_ element: Element) -> Observable<Element> {
         catchAndReturn(element)
     }
 
-    /// Deprecated spelling of ``catch(sequence:file:line:)``.
+    /// Deprecated spelling of ``catch(sequence:)``.
     @available(*, deprecated, renamed: "catch(sequence:)")
-    public static func catchError<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func catchError<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
         `catch`(sequence: sequence)
     }
 
-    /// Deprecated spelling of ``take(until:file:line:)``.
+    /// Deprecated spelling of ``take(until:)``.
     @available(*, deprecated, renamed: "take(until:)")
-    public func takeUntil<Source: ObservableConvertibleType>(_ other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func takeUntil<Source: ObservableConvertibleType>(_ other: Source) -> Observable<Element> {
         take(until: other)
     }
 
-    /// Deprecated spelling of ``take(until:behavior:file:line:)``.
+    /// Deprecated spelling of ``take(until:behavior:)``.
     @available(*, deprecated, renamed: "take(until:behavior:)")
-    public func takeUntil(_ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func takeUntil(_ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         take(until: predicate, behavior: behavior)
     }
 
-    /// Deprecated spelling of ``take(while:behavior:file:line:)``.
+    /// Deprecated spelling of ``take(while:behavior:)``.
     @available(*, deprecated, renamed: "take(while:)")
-    public func takeWhile(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func takeWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         take(while: predicate)
     }
 
-    /// Deprecated spelling of ``take(for:scheduler:file:line:)``.
+    /// Deprecated spelling of ``take(for:scheduler:)``.
     @available(*, deprecated, renamed: "take(for:scheduler:)")
-    public func take(_ duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         take(for: duration, scheduler: scheduler)
     }
 
-    /// Deprecated spelling of ``element(at:file:line:)``.
+    /// Deprecated spelling of ``element(at:)``.
     @available(*, deprecated, renamed: "element(at:)")
-    public func elementAt(_ index: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func elementAt(_ index: Int) -> Observable<Element> {
         element(at: index)
     }
 
-    /// Deprecated spelling of ``skip(while:file:line:)``.
+    /// Deprecated spelling of ``skip(while:)``.
     @available(*, deprecated, renamed: "skip(while:)")
-    public func skipWhile(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skipWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         skip(while: predicate)
     }
 
-    /// Deprecated spelling of ``skip(until:file:line:)``.
+    /// Deprecated spelling of ``skip(until:)``.
     @available(*, deprecated, renamed: "skip(until:)")
-    public func skipUntil<Source: ObservableConvertibleType>(_ other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skipUntil<Source: ObservableConvertibleType>(_ other: Source) -> Observable<Element> {
         skip(until: other)
     }
 
     /// Deprecated spelling of the typed `retry(when:)`.
     @available(*, deprecated, renamed: "retry(when:)")
     public func retryWhen<TriggerObservable: ObservableConvertibleType, Failure: Swift.Error>(
-        _ notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable,
-        file: StaticString = #fileID, line: UInt = #line
+        _ notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable
     ) -> Observable<Element> {
         retry(when: notificationHandler)
     }
@@ -82,8 +81,7 @@ extension ObservableType {
     /// Deprecated spelling of `retry(when:)`.
     @available(*, deprecated, renamed: "retry(when:)")
     public func retryWhen<TriggerObservable: ObservableConvertibleType>(
-        _ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
-        file: StaticString = #fileID, line: UInt = #line
+        _ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
     ) -> Observable<Element> {
         retry(when: notificationHandler)
     }
@@ -91,66 +89,65 @@ extension ObservableType {
 
 // RxSwift 4's `Foundation.TimeInterval` (seconds) overloads.
 extension ObservableType {
-    /// Deprecated: pass an `RxTimeInterval` to ``delay(_:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``delay(_:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func delay(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func delay(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delay(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``delaySubscription(_:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``delaySubscription(_:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func delaySubscription(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func delaySubscription(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delaySubscription(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func timeout(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func timeout(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         timeout(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:other:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:other:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func timeout<Source: ObservableConvertibleType>(
-        _ dueTime: Foundation.TimeInterval, other: Source, scheduler: SchedulerType,
-        file: StaticString = #fileID, line: UInt = #line
+        _ dueTime: Foundation.TimeInterval, other: Source, scheduler: SchedulerType
     ) -> Observable<Element> where Source.Element == Element {
         timeout(.rippleSeconds(dueTime), other: other, scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``skip(_:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``skip(_:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func skip(_ duration: Foundation.TimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         skip(.rippleSeconds(duration), scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``take(for:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``take(for:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func take(_ duration: Foundation.TimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         take(for: .rippleSeconds(duration), scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``debounce(_:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``debounce(_:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func debounce(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func debounce(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         debounce(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``throttle(_:latest:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``throttle(_:latest:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func throttle(_ dueTime: Foundation.TimeInterval, latest: Bool = true, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func throttle(_ dueTime: Foundation.TimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
         throttle(.rippleSeconds(dueTime), latest: latest, scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``buffer(timeSpan:count:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``buffer(timeSpan:count:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func buffer(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<[Element]> {
+    public func buffer(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
         buffer(timeSpan: .rippleSeconds(timeSpan), count: count, scheduler: scheduler)
     }
 
-    /// Deprecated: pass an `RxTimeInterval` to ``window(timeSpan:count:scheduler:file:line:)``.
+    /// Deprecated: pass an `RxTimeInterval` to ``window(timeSpan:count:scheduler:)``.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
-    public func window(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Observable<Element>> {
+    public func window(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         window(timeSpan: .rippleSeconds(timeSpan), count: count, scheduler: scheduler)
     }
 }

@@ -10,8 +10,8 @@ extension ObservableType where Element: Equatable {
     /// ```
     @inlinable
     @inline(never)
-    public func distinctUntilChanged(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        distinctUntilChanged({ $0 }, comparer: { $0 == $1 }, file: file, line: line)
+    public func distinctUntilChanged() -> Observable<Element> {
+        distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
     }
 }
 
@@ -27,8 +27,8 @@ extension ObservableType {
     /// distinctUntilChanged { $0.count }:  --"a"--"ab"--------"e"--|
     /// ```
     @inlinable
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        distinctUntilChanged(keySelector, comparer: { $0 == $1 }, file: file, line: line)
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key) -> Observable<Element> {
+        distinctUntilChanged(keySelector, comparer: { $0 == $1 })
     }
 
     /// Passes on an element only if `comparer` says it is not equal to the
@@ -42,8 +42,8 @@ extension ObservableType {
     /// distinctUntilChanged { $0 % 2 == $1 % 2 }:   --1-----4-----|
     /// ```
     @inlinable
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        distinctUntilChanged({ $0 }, comparer: comparer, file: file, line: line)
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
+        distinctUntilChanged({ $0 }, comparer: comparer)
     }
 
     /// Passes on an element only if `comparer` says its key (computed by
@@ -60,12 +60,11 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func distinctUntilChanged<Key>(
-        _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool,
-        file: StaticString = #fileID, line: UInt = #line
+        _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
     ) -> Observable<Element> {
         appending(
             DistinctUntilChangedStep(keySelector: keySelector, comparer: comparer),
-            site: SiteLiteral("distinctUntilChanged", file, line)
+            site: SiteLiteral("distinctUntilChanged")
         )
     }
 
@@ -79,8 +78,8 @@ extension ObservableType {
     /// distinctUntilChanged(at: \.id):       --{id 1}----------{id 2}--|
     /// ```
     @inlinable
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 }, file: file, line: line)
+    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> Observable<Element> {
+        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 })
     }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Runs side effects for each event without changing the sequence.
     ///
@@ -29,15 +27,14 @@ extension ObservableType {
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        onDispose: (() -> Void)? = nil
     ) -> Observable<Element> {
         let source = asObservable()
         let handlers = DoHandlers(
             onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
             onCompleted: onCompleted, afterCompleted: afterCompleted, onDispose: onDispose
         )
-        return Producer(site: SiteLiteral("do", file, line)) { observer in
+        return Producer(site: SiteLiteral("do")) { observer in
             onSubscribe?()
             let sink = DoSink(handlers: handlers, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
@@ -86,7 +83,7 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     /// so that it follows `onSubscribed`, as in RxSwift (whose sink disposer only
     /// disposes once the subscription function has returned).
     @usableFromInline
-    let phase = Atomic<Int>(0)
+    @exclusivity(unchecked) final var phase = AtomicCell<Int>(0)
 
     @inlinable
     init(handlers: DoHandlers<Element>, observer: AnyObserver<Element>) {
@@ -123,7 +120,7 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     @inlinable
     func subscribed() {
         guard handlers.onDispose != nil else { return }
-        if !phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+        if !AtomicCell.compareExchange(&phase, expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
             // Disposed while subscribing: `onDispose` was left to us.
             handlers.onDispose?()
         }
@@ -132,7 +129,7 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
     override func disposeResources() {
         guard handlers.onDispose != nil else { return }
-        if phase.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged {
+        if AtomicCell.compareExchange(&phase, expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged {
             // Still subscribing: `subscribed()` calls `onDispose` after `onSubscribed`.
             return
         }

@@ -12,9 +12,9 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func element(at index: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func element(at index: Int) -> Observable<Element> {
         guard index >= 0 else { return .error(RxError.argumentOutOfRange("element(at:)", "index", index, minimum: 0)) }
-        return appending(ElementAtStep(index: index), site: SiteLiteral("element", file, line))
+        return appending(ElementAtStep(index: index), site: SiteLiteral("element"))
     }
 }
 

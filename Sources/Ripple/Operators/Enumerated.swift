@@ -10,8 +10,8 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func enumerated(file: StaticString = #fileID, line: UInt = #line) -> Observable<(index: Int, element: Element)> {
-        appending(EnumeratedStep(), site: SiteLiteral("enumerated", file, line))
+    public func enumerated() -> Observable<(index: Int, element: Element)> {
+        appending(EnumeratedStep(), site: SiteLiteral("enumerated"))
     }
 }
 

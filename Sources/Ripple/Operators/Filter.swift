@@ -18,10 +18,10 @@ extension ObservableType {
     @inlinable
     @inline(__always)
     public func filter(
-        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+        _ predicate: @escaping (Element) throws -> Bool
     ) -> Observable<Element> {
         let source = asObservable()
-        let site = SiteLiteral("filter", file, line)
+        let site = SiteLiteral("filter")
         // After another synchronous operator, the predicate joins its stage: a
         // new stage, nothing that exists is changed (a weak or unowned reference,
         // which uniqueness checks do not see, may still reach the old one).
@@ -40,9 +40,9 @@ extension ObservableType {
     /// source:           --1--2--3--|
     /// ignoreElements(): -----------|
     /// ```
-    public func ignoreElements(file: StaticString = #fileID, line: UInt = #line) -> Observable<Never> {
+    public func ignoreElements() -> Observable<Never> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("ignoreElements", file, line)) { observer in
+        return Producer(site: SiteLiteral("ignoreElements")) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {
@@ -57,7 +57,7 @@ extension ObservableType {
 }
 
 /// A type that holds an optional value: `Optional` itself. It lets
-/// ``ObservableType/filterNil(file:line:)`` be declared for sequences of optionals.
+/// ``ObservableType/filterNil()`` be declared for sequences of optionals.
 ///
 /// Named so that it does not collide with the `OptionalType` protocols of
 /// RxOptional and RxSwiftExt, which RxSwift projects often use: with a protocol
@@ -90,8 +90,8 @@ extension ObservableType where Element: OptionalConvertible {
     /// being ambiguous. Both do the same.
     @inlinable
     @_disfavoredOverload
-    public func filterNil(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Wrapped> {
-        appending(CompactMapStep { $0.optional }, site: SiteLiteral("filterNil", file, line))
+    public func filterNil() -> Observable<Element.Wrapped> {
+        appending(CompactMapStep { $0.optional }, site: SiteLiteral("filterNil"))
     }
 }
 

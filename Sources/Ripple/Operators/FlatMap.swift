@@ -16,11 +16,10 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func flatMap<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("flatMap", file, line)) { observer in
+        return Producer(site: SiteLiteral("flatMap")) { observer in
             let sink = MergeSink<Element, Source.Element>(
                 mode: .all, selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)
@@ -44,11 +43,10 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func flatMapFirst<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("flatMapFirst", file, line)) { observer in
+        return Producer(site: SiteLiteral("flatMapFirst")) { observer in
             let sink = MergeSink<Element, Source.Element>(
                 mode: .first, selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)
@@ -73,11 +71,10 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func flatMapLatest<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("flatMapLatest", file, line)) { observer in
+        return Producer(site: SiteLiteral("flatMapLatest")) { observer in
             let sink = SwitchSink<Element, Source.Element>(
                 selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)
@@ -101,11 +98,10 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func concatMap<Source: ObservableConvertibleType>(
-        _ selector: @escaping (Element) throws -> Source,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("concatMap", file, line)) { observer in
+        return Producer(site: SiteLiteral("concatMap")) { observer in
             let sink = MergeSink<Element, Source.Element>(
                 mode: .limited(1), selector: { try selector($0).asObservable() }, observer: observer)
             sink.run(outer: source)

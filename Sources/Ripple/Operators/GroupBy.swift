@@ -49,9 +49,9 @@ extension ObservableType {
     /// A (key 1):                         1-----3-----|
     /// B (key 0):                            2-----4--|
     /// ```
-    public func groupBy<Key: Hashable>(keySelector: @escaping (Element) throws -> Key, file: StaticString = #fileID, line: UInt = #line) -> Observable<GroupedObservable<Key, Element>> {
+    public func groupBy<Key: Hashable>(keySelector: @escaping (Element) throws -> Key) -> Observable<GroupedObservable<Key, Element>> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("groupBy", file, line)) { observer in
+        return Producer(site: SiteLiteral("groupBy")) { observer in
             let sink = GroupBySink(keySelector: keySelector, observer: observer)
             sink.run(source)
             return sink

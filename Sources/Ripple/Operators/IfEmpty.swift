@@ -8,10 +8,10 @@ extension ObservableType {
     /// source:               --1--2--|      -----|
     /// ifEmpty(default: 0):  --1--2--|      -----(0|)
     /// ```
-    public func ifEmpty(default: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func ifEmpty(default: Element) -> Observable<Element> {
         let source = asObservable()
         let defaultElement = `default`
-        return Producer(site: SiteLiteral("ifEmpty", file, line)) { observer in
+        return Producer(site: SiteLiteral("ifEmpty")) { observer in
             let sink = DefaultIfEmptySink(defaultElement: defaultElement, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -29,9 +29,9 @@ extension ObservableType {
     /// other:                             --7--8--|
     /// ifEmpty(switchTo: other):     -------7--8--|
     /// ```
-    public func ifEmpty(switchTo other: Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func ifEmpty(switchTo other: Observable<Element>) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("ifEmpty", file, line)) { observer in
+        return Producer(site: SiteLiteral("ifEmpty")) { observer in
             let sink = SwitchIfEmptySink(other: other, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -20,15 +20,15 @@ extension ObservableType {
     @inlinable
     @inline(__always)
     public func map<Result>(
-        _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
+        _ transform: @escaping (Element) throws -> Result
     ) -> Observable<Result> {
-        appending(MapStep(transform: transform), site: SiteLiteral("map", file, line))
+        appending(MapStep(transform: transform), site: SiteLiteral("map"))
     }
 
     /// Transforms each element with `transform` and skips the `nil` results.
     ///
     /// Completes when the source completes; fails when the source fails or
-    /// `transform` throws. A step of the pipeline, like ``map(_:file:line:)``.
+    /// `transform` throws. A step of the pipeline, like ``map(_:)``.
     ///
     /// ```
     /// source:                --"1"--"x"--"3"--|
@@ -37,9 +37,9 @@ extension ObservableType {
     @inlinable
     @inline(__always)
     public func compactMap<Result>(
-        _ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line
+        _ transform: @escaping (Element) throws -> Result?
     ) -> Observable<Result> {
-        appending(CompactMapStep(transform: transform), site: SiteLiteral("compactMap", file, line))
+        appending(CompactMapStep(transform: transform), site: SiteLiteral("compactMap"))
     }
 }
 

@@ -6,9 +6,9 @@ extension ObservableType {
     /// source:          --1--2--#
     /// materialize():   --next(1)--next(2)--(error(#)|)
     /// ```
-    public func materialize(file: StaticString = #fileID, line: UInt = #line) -> Observable<Event<Element>> {
+    public func materialize() -> Observable<Event<Element>> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("materialize", file, line)) { observer in
+        return Producer(site: SiteLiteral("materialize")) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 sink.forwardNext(event)
@@ -23,7 +23,7 @@ extension ObservableType {
 
 extension ObservableType where Element: EventConvertible {
     /// Turns elements that are events back into events: the inverse of
-    /// ``ObservableType/materialize(file:line:)``.
+    /// ``ObservableType/materialize()``.
     ///
     /// Completes or fails at the first `.completed` or `.error` element (and
     /// disposes the source), or with the source itself.
@@ -32,9 +32,9 @@ extension ObservableType where Element: EventConvertible {
     /// source:           --next(1)--next(2)--error(#)--
     /// dematerialize():  --1--------2--------#
     /// ```
-    public func dematerialize(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+    public func dematerialize() -> Observable<Element.Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("dematerialize", file, line)) { observer in
+        return Producer(site: SiteLiteral("dematerialize")) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {

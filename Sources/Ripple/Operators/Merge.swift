@@ -14,19 +14,19 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// ```
     @inlinable
     @inline(never)
-    public func merge(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+    public func merge() -> Observable<Element.Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("merge", file, line)) { observer in
+        return Producer(site: SiteLiteral("merge")) { observer in
             let sink = MergeSink<Element, Element.Element>(mode: .all, selector: { $0.asObservable() }, observer: observer)
             sink.run(outer: source)
             return sink
         }
     }
 
-    /// Like ``merge(file:line:)``, but subscribes to at most `maxConcurrent` inner sequences
+    /// Like ``merge()``, but subscribes to at most `maxConcurrent` inner sequences
     /// at a time; the others wait, in arrival order, until one completes.
     ///
-    /// `merge(maxConcurrent: 1)` is ``concat(file:line:)``. A `maxConcurrent` of zero or less
+    /// `merge(maxConcurrent: 1)` is ``concat()``. A `maxConcurrent` of zero or less
     /// fails with `RxError.argumentOutOfRange`.
     ///
     /// Completes when the outer sequence and every inner sequence (running or
@@ -41,12 +41,12 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// ```
     @inlinable
     @inline(never)
-    public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+    public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         guard maxConcurrent > 0 else {
             return .error(RxError.argumentOutOfRange("merge(maxConcurrent:)", "maxConcurrent", maxConcurrent, minimum: 1))
         }
         let source = asObservable()
-        return Producer(site: SiteLiteral("merge", file, line)) { observer in
+        return Producer(site: SiteLiteral("merge")) { observer in
             let sink = MergeSink<Element, Element.Element>(
                 mode: .limited(maxConcurrent), selector: { $0.asObservable() }, observer: observer)
             sink.run(outer: source)
@@ -68,9 +68,9 @@ extension ObservableType {
     /// b:         ----2--------4--|
     /// merge:     --1-2---3----4--|
     /// ```
-    public static func merge<Collection: Swift.Collection>(_ sources: Collection, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Observable<Element>
     where Collection.Element == Observable<Element> {
-        mergeSources(Array(sources), site: SiteLiteral("merge", file, line))
+        mergeSources(Array(sources), site: SiteLiteral("merge"))
     }
 
     /// Subscribes to all `sources` at once and forwards their elements as they
@@ -84,8 +84,8 @@ extension ObservableType {
     /// b:         ----2--------4--|
     /// merge:     --1-2---3----4--|
     /// ```
-    public static func merge(_ sources: [Observable<Element>], file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        mergeSources(sources, site: SiteLiteral("merge", file, line))
+    public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
+        mergeSources(sources, site: SiteLiteral("merge"))
     }
 
     /// Subscribes to all `sources` at once and forwards their elements as they
@@ -99,8 +99,8 @@ extension ObservableType {
     /// b:         ----2--------4--|
     /// merge:     --1-2---3----4--|
     /// ```
-    public static func merge(_ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        mergeSources(sources, site: SiteLiteral("merge", file, line))
+    public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
+        mergeSources(sources, site: SiteLiteral("merge"))
     }
 
     static func mergeSources(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {

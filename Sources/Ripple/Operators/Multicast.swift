@@ -22,9 +22,9 @@ extension ObservableType {
     ///     <doc:DebuggingStreams>); leave the default.
     ///   - line: The line the operator is applied on; leave the default.
     /// - Returns: A connectable sequence; nothing reaches `subject` before `connect()`.
-    public func multicast<Subject: SubjectType>(_ subject: Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element>
+    public func multicast<Subject: SubjectType>(_ subject: Subject) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
-        ConnectableObservableAdapter(site: SiteLiteral("multicast", file, line), source: asObservable(), makeSubject: { subject })
+        ConnectableObservableAdapter(site: SiteLiteral("multicast"), source: asObservable(), makeSubject: { subject })
     }
 
     /// Shares one subscription to this sequence through a subject made by
@@ -47,9 +47,9 @@ extension ObservableType {
     ///   - file: The file the operator is applied in, recorded as its site (see
     ///     <doc:DebuggingStreams>); leave the default.
     ///   - line: The line the operator is applied on; leave the default.
-    public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element>
+    public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
-        ConnectableObservableAdapter(site: SiteLiteral("multicast", file, line), source: asObservable(), makeSubject: makeSubject)
+        ConnectableObservableAdapter(site: SiteLiteral("multicast"), source: asObservable(), makeSubject: makeSubject)
     }
 
     /// For each subscriber, makes a subject with `subjectSelector`, lets `selector`
@@ -67,11 +67,10 @@ extension ObservableType {
     /// ```
     public func multicast<Subject: SubjectType, Result>(
         _ subjectSelector: @escaping () throws -> Subject,
-        selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>,
-        file: StaticString = #fileID, line: UInt = #line
+        selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>
     ) -> Observable<Result> where Subject.Observer.Element == Element {
         let source = asObservable()
-        return Producer(site: SiteLiteral("multicast", file, line)) { observer in
+        return Producer(site: SiteLiteral("multicast")) { observer in
             let sink = MulticastSelectorSink(observer: observer)
             do {
                 let subject = try subjectSelector()
@@ -94,8 +93,8 @@ extension ObservableType {
     /// connection has a fresh subject. When a connection ends (the source
     /// terminated, or the connection was disposed), its subject is forgotten;
     /// later subscribers wait, on a new subject, for the next `connect()`.
-    /// Usually followed by ``ConnectableObservableType/refCount(file:line:)``;
-    /// ``share(replay:scope:file:line:)`` does both.
+    /// Usually followed by ``ConnectableObservableType/refCount()``;
+    /// ``share(replay:scope:)`` does both.
     ///
     /// ```
     /// source:      --1--2--3--4--|
@@ -103,8 +102,8 @@ extension ObservableType {
     /// subscriber:  --------3--4--|     (subscribed before connect())
     /// late one:              4--|     (subscribed after 3)
     /// ```
-    public func publish(file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
-        multicast(makeSubject: { PublishSubject() }, file: file, line: line)
+    public func publish() -> ConnectableObservable<Element> {
+        multicast(makeSubject: { PublishSubject() })
     }
 
     /// A connectable sequence that shares this sequence through a
@@ -123,26 +122,26 @@ extension ObservableType {
     /// connect():   ^
     /// late one:             (23)-4--|     (subscribed after 3: gets 2 and 3 at once)
     /// ```
-    public func replay(_ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
+    public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
         guard bufferSize >= 0 else {
             return FailingConnectableObservable(error: RxError.argumentOutOfRange("replay(_:)", "bufferSize", bufferSize, minimum: 0))
         }
-        return multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) }, file: file, line: line)
+        return multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) })
     }
 
     /// A connectable sequence that shares this sequence through an unbounded
     /// ``ReplaySubject``: each new subscriber first receives every element the
     /// current connection has emitted so far.
     ///
-    /// As in RxSwift, each connection has a fresh subject (see ``replay(_:file:line:)``).
+    /// As in RxSwift, each connection has a fresh subject (see ``replay(_:)``).
     ///
     /// ```
     /// source:      --1--2--3-----4--|
     /// connect():   ^
     /// late one:             (123)4--|     (subscribed after 3)
     /// ```
-    public func replayAll(file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
-        multicast(makeSubject: { ReplaySubject.createUnbounded() }, file: file, line: line)
+    public func replayAll() -> ConnectableObservable<Element> {
+        multicast(makeSubject: { ReplaySubject.createUnbounded() })
     }
 }
 
@@ -155,7 +154,7 @@ extension ObservableType {
 ///
 /// Locking: the state is only read and written under `state`'s lock; the subject
 /// factory, subscriptions, the source subscription and disposals all run outside it.
-final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element>, ConnectionDetaching,
+final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetaching<Subject.Element>,
     @unchecked Sendable {
     typealias SourceElement = Subject.Observer.Element
 
@@ -210,7 +209,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
 
     /// ``ConnectionDetaching``: subscribes `observer` to the current subject and
     /// says which one it was (its `subjectID`).
-    func subscribeToCurrentSubject(_ observer: AnyObserver<Subject.Element>) -> (subscription: SubscriptionBase?, subjectID: Int) {
+    override func subscribeToCurrentSubject(_ observer: AnyObserver<Subject.Element>) -> (subscription: SubscriptionBase?, subjectID: Int) {
         let (subject, id) = currentSubject()
         return (subject.asObservable().subscribe(sink: observer), id)
     }
@@ -255,7 +254,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     /// ``ConnectionDetaching``: `refCount()` detaches a connection it is about to
     /// dispose while it decides to, so that a subscriber arriving meanwhile
     /// subscribes to the next connection's subject.
-    func detachConnection(_ connection: Disposable) -> Any? {
+    override func detachConnection(_ connection: Disposable) -> Any? {
         guard let connection = connection as? MulticastConnection<Subject> else { return nil }
         return detachLocked(connection)
     }

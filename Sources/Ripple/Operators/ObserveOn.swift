@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Delivers every event on `scheduler`, in order and one at a time.
     ///
@@ -38,19 +36,19 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("observe(on:)", file, line)) { observer in
+        return Producer(site: SiteLiteral("observe(on:)")) { observer in
             let sink = ObserveOnSink(scheduler: scheduler, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.enqueue($0) }))
             return sink
         }
     }
 
-    /// Deprecated spelling of ``observe(on:file:line:)``.
+    /// Deprecated spelling of ``observe(on:)``.
     @available(*, deprecated, renamed: "observe(on:)")
-    public func observeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        observe(on: scheduler, file: file, line: line)
+    public func observeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        observe(on: scheduler)
     }
 }
 
@@ -88,6 +86,9 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
     struct State {
         @usableFromInline var queue = RingBuffer<Event<Element>>()
         @usableFromInline var isDraining = false
+        /// The path of the queued error so far (see ``ErrorTraces``): carried to
+        /// the scheduler's thread with the error.
+        @usableFromInline var errorTrail: ErrorTraces.Trail?
 
         @inlinable
         init() {}
@@ -113,8 +114,15 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
 
     @inlinable
     func enqueue(_ event: Event<Element>) {
+        var trail: ErrorTraces.Trail?
+        if case .error(let error) = event {
+            trail = ErrorTraces.trail(of: error)
+        }
         let startDrain = state.withLock { state -> Bool in
             state.queue.append(event)
+            if trail != nil {
+                state.errorTrail = trail
+            }
             if state.isDraining { return false }
             state.isDraining = true
             return true
@@ -147,7 +155,7 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
             return nil
         }
         guard let event else { return false }
-        forward(event)
+        deliver(event)
         if event.isStopEvent { return false }
         return state.withLock { state -> Bool in
             if state.queue.isEmpty {
@@ -173,11 +181,23 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
             if !hasWork { return }
             while let event = batch.popFirst() {
                 if isDisposed { break }
-                forward(event)
+                deliver(event)
             }
         }
         // Disposed mid-batch: drop what is left (outside any lock).
         batch.removeAll()
+    }
+
+    /// Forwards a dequeued event; an error goes on with the path it had on the
+    /// thread that queued it.
+    @inlinable
+    func deliver(_ event: Event<Element>) {
+        if case .error = event {
+            let trail = state.withLock { $0.errorTrail }
+            ErrorTraces.resuming(trail) { forward(event) }
+        } else {
+            forward(event)
+        }
     }
 
     @inlinable

@@ -13,8 +13,7 @@ extension ObservableType where Element: RxAbstractInteger {
     @inlinable
     @inline(never)
     public static func range(
-        start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
-        file: StaticString = #fileID, line: UInt = #line
+        start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> {
         guard count >= 0 else {
             return .error(RxError.argumentOutOfRange(RxError.OutOfRangeArgument(
@@ -25,7 +24,7 @@ extension ObservableType where Element: RxAbstractInteger {
             return .error(RxError.overflow)
         }
         if CurrentThreadScheduler.isInstance(scheduler) {
-            return Producer(site: SiteLiteral("range", file, line)) { observer in
+            return Producer(site: SiteLiteral("range")) { observer in
                 let sink = RangeSink(observer: observer, start: start, count: count)
                 Trampoline.current.pointee.queue.append { sink.run() }
                 return sink
@@ -100,8 +99,7 @@ extension ObservableType {
         initialState: Element,
         condition: @escaping (Element) throws -> Bool,
         scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
-        iterate: @escaping (Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        iterate: @escaping (Element) throws -> Element
     ) -> Observable<Element> {
         emitting(scheduler: scheduler, initial: { (state: initialState, isFirst: true) }) { generator in
             do {

@@ -10,24 +10,22 @@ extension ObservableType {
     /// ```
     @inlinable
     public func reduce<Accumulate>(
-        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
-        file: StaticString = #fileID, line: UInt = #line
+        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
-        reduce(seed, accumulator: accumulator, mapResult: { $0 }, file: file, line: line)
+        reduce(seed, accumulator: accumulator, mapResult: { $0 })
     }
 
-    /// Like ``reduce(_:accumulator:file:line:)``, then transforms the final value with
+    /// Like ``reduce(_:accumulator:)``, then transforms the final value with
     /// `mapResult`.
     @inlinable
     @inline(never)
     public func reduce<Accumulate, Result>(
         _ seed: Accumulate,
         accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
-        mapResult: @escaping (Accumulate) throws -> Result,
-        file: StaticString = #fileID, line: UInt = #line
+        mapResult: @escaping (Accumulate) throws -> Result
     ) -> Observable<Result> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("reduce", file, line)) { observer in
+        return Producer(site: SiteLiteral("reduce")) { observer in
             let sink = ReduceSink(seed: seed, accumulator: accumulator, mapResult: mapResult, observer: observer)
             sink.setUpstream(source.subscribeNested(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -31,9 +31,9 @@ extension ConnectableObservableType {
     /// that nothing feeds any more.) Nobody blocks: the connection is made by
     /// whichever thread finishes the disconnection.
     ///
-    /// ``ObservableType/share(replay:scope:file:line:)`` does the same in one operator.
-    public func refCount(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        RefCountObservable(site: SiteLiteral("refCount", file, line), source: self)
+    /// ``ObservableType/share(replay:scope:)`` does the same in one operator.
+    public func refCount() -> Observable<Element> {
+        RefCountObservable(site: SiteLiteral("refCount"), source: self)
     }
 }
 
@@ -165,13 +165,13 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
     let source: Source
     let observable: Observable<Element>
     /// `source`, when it is one of Ripple's connectable sequences.
-    let detaching: (any ConnectionDetaching<Element>)?
+    let detaching: ConnectionDetaching<Element>?
     let state = LockedState(State())
 
     init(site: SiteLiteral, source: Source) {
         self.source = source
         self.observable = source.asObservable()
-        self.detaching = source as? any ConnectionDetaching<Element>
+        self.detaching = source as? ConnectionDetaching<Element>
         super.init(site: site)
     }
 
@@ -289,19 +289,27 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
 /// One of Ripple's connectable sequences (the `multicast` family), which
 /// `refCount()` can ask two things without calling user code: which connection a
 /// subscriber joined, and to forget a connection at once.
-protocol ConnectionDetaching<Element>: AnyObject {
-    associatedtype Element
-
+///
+/// A class that the connectable sequences subclass, not a protocol with a primary
+/// associated type: `refCount()` recognises one with a cast, and a cast to a
+/// parameterized protocol type (`any ConnectionDetaching<Element>`) needs
+/// macOS 13 / iOS 16 at run time. It declares no initialiser, so it inherits
+/// `ConnectableObservable`'s.
+class ConnectionDetaching<Element>: ConnectableObservable<Element>, @unchecked Sendable {
     /// Subscribes `observer` to the current connection's subject and returns the
     /// subscription and that subject's ID. IDs increase: a larger one is a later
     /// connection's subject.
-    func subscribeToCurrentSubject(_ observer: AnyObserver<Element>) -> (subscription: SubscriptionBase?, subjectID: Int)
+    func subscribeToCurrentSubject(_ observer: AnyObserver<Element>) -> (subscription: SubscriptionBase?, subjectID: Int) {
+        fatalError("ConnectionDetaching.subscribeToCurrentSubject(_:) is abstract; \(type(of: self)) must override it")
+    }
 
     /// Forgets `connection` if it is the current one, so that subscribers arriving
     /// afterwards get the next connection's subject; returns what the caller
     /// releases outside its lock. `refCount()` calls it under its lock when it
     /// decides to disconnect; the disposal (user code) follows outside the lock.
-    func detachConnection(_ connection: Disposable) -> Any?
+    func detachConnection(_ connection: Disposable) -> Any? {
+        fatalError("ConnectionDetaching.detachConnection(_:) is abstract; \(type(of: self)) must override it")
+    }
 }
 
 /// One subscriber of `refCount()`.

@@ -8,9 +8,9 @@ extension ObservableType {
     /// source (cold):  --1--#
     /// retry():        --1----1----1--...
     /// ```
-    public func retry(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func retry() -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("retry", file, line)) { observer in
+        return Producer(site: SiteLiteral("retry")) { observer in
             let sink = CatchSequenceSink(nextSource: { source }, observer: observer)
             sink.start()
             return sink
@@ -29,12 +29,12 @@ extension ObservableType {
     /// source (cold):  --1--#
     /// retry(2):       --1----1--#
     /// ```
-    public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
         guard maxAttemptCount >= 0 else {
             return .error(RxError.argumentOutOfRange("retry(_:)", "maxAttemptCount", maxAttemptCount, minimum: 0))
         }
         let source = asObservable()
-        return Producer(site: SiteLiteral("retry", file, line)) { observer in
+        return Producer(site: SiteLiteral("retry")) { observer in
             var remaining = maxAttemptCount
             let sink = CatchSequenceSink(nextSource: {
                 guard remaining > 0 else { return nil }
@@ -63,11 +63,10 @@ extension ObservableType {
     /// (the first error retries 2 later; the second finds the handler completed)
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType, Failure: Swift.Error>(
-        when notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable,
-        file: StaticString = #fileID, line: UInt = #line
+        when notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable
     ) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("retry", file, line)) { observer in
+        return Producer(site: SiteLiteral("retry")) { observer in
             let sink = RetryWhenSink<Element, TriggerObservable.Element, Failure>(source: source, observer: observer)
             sink.start(trigger: notificationHandler(sink.errors.asObservable()).asObservable())
             return sink
@@ -81,11 +80,10 @@ extension ObservableType {
     /// retry(when: { $0.take(1) }):   --1----1--|
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType>(
-        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
-        file: StaticString = #fileID, line: UInt = #line
+        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
     ) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("retry", file, line)) { observer in
+        return Producer(site: SiteLiteral("retry")) { observer in
             let sink = RetryWhenSink<Element, TriggerObservable.Element, Swift.Error>(source: source, observer: observer)
             sink.start(trigger: notificationHandler(sink.errors.asObservable()).asObservable())
             return sink

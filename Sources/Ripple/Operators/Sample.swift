@@ -13,10 +13,10 @@ extension ObservableType {
     /// sample(sampler):                    ------2-----3------|
     /// sample(sampler, defaultValue: 0):   ------2--0--3--0---(0|)
     /// ```
-    public func sample<Source: ObservableConvertibleType>(_ sampler: Source, defaultValue: Element? = nil, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func sample<Source: ObservableConvertibleType>(_ sampler: Source, defaultValue: Element? = nil) -> Observable<Element> {
         let source = asObservable()
         let sampler = sampler.asObservable()
-        return Producer(site: SiteLiteral("sample", file, line)) { observer in
+        return Producer(site: SiteLiteral("sample")) { observer in
             let sink = SampleSink<Element>(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 sink.update { state, outbox in

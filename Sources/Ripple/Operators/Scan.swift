@@ -12,23 +12,21 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func scan<Accumulate>(
-        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
-        file: StaticString = #fileID, line: UInt = #line
+        _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
         // A step of its own rather than `scan(into:)` with a closure around
         // `accumulator`: that closure's context was one more object per `scan`.
-        appending(ScanStep(seed: seed, accumulator: .returning(accumulator)), site: SiteLiteral("scan", file, line))
+        appending(ScanStep(seed: seed, accumulator: .returning(accumulator)), site: SiteLiteral("scan"))
     }
 
-    /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the
+    /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the
     /// accumulated value in place.
     @inlinable
     @inline(never)
     public func scan<Accumulate>(
-        into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void,
-        file: StaticString = #fileID, line: UInt = #line
+        into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void
     ) -> Observable<Accumulate> {
-        appending(ScanStep(seed: seed, accumulator: .inPlace(accumulator)), site: SiteLiteral("scan", file, line))
+        appending(ScanStep(seed: seed, accumulator: .inPlace(accumulator)), site: SiteLiteral("scan"))
     }
 }
 

@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// How long the subject behind ``ObservableType/share(replay:scope:file:line:)`` lives, which
+/// How long the subject behind ``ObservableType/share(replay:scope:)`` lives, which
 /// decides what a subscriber sees after the shared subscription to the source ended.
 public enum SubjectLifetimeScope: Sendable {
     /// Each connection to the source gets a fresh subject. When every subscriber
@@ -73,14 +73,14 @@ extension ObservableType {
     ///   - line: The line the operator is applied on; leave the default.
     @inlinable
     @inline(never)
-    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         guard replay >= 0 else {
             return .error(RxError.argumentOutOfRange("share(replay:scope:)", "replay", replay, minimum: 0))
         }
         // The closures are built here, for the caller's element type, so that the
         // shared event path (source -> subject -> subscribers) is specialised.
         return ShareObservable(
-            site: SiteLiteral("share", file, line),
+            site: SiteLiteral("share"),
             source: asObservable(),
             scope: scope,
             // RxSwift's dedicated `share()` and `share(replay: 1)` pass the terminal

@@ -10,20 +10,20 @@ extension ObservableType {
     /// source:    --1--|          --1--2--|        --|
     /// single():  --1--|          --1--#           --#
     /// ```
-    public func single(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        single({ _ in true }, file: file, line: line)
+    public func single() -> Observable<Element> {
+        single({ _ in true })
     }
 
-    /// Like ``single(file:line:)``, counting only the elements for which `predicate`
+    /// Like ``single()``, counting only the elements for which `predicate`
     /// returns `true` (the others are dropped). Fails when `predicate` throws.
     ///
     /// ```
     /// source:                           --1--2--3--|
     /// single { $0.isMultiple(of: 2) }:  -----2-----|
     /// ```
-    public func single(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func single(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("single", file, line)) { observer in
+        return Producer(site: SiteLiteral("single")) { observer in
             let sink = SingleElementSink(predicate: predicate, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink
@@ -39,9 +39,9 @@ extension ObservableType {
     /// source:   --1--2--|        --|
     /// first():  --(1|)           --(nil|)
     /// ```
-    public func first(file: StaticString = #fileID, line: UInt = #line) -> Single<Element?> {
+    public func first() -> Single<Element?> {
         let source = asObservable()
-        return Single(raw: Producer(site: SiteLiteral("first", file, line)) { observer in
+        return Single(raw: Producer(site: SiteLiteral("first")) { observer in
             let sink = FirstSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -10,9 +10,9 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip(_ count: Int) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange("skip(_:)", "count", count, minimum: 0)) }
-        return appending(SkipStep(count: count), site: SiteLiteral("skip", file, line))
+        return appending(SkipStep(count: count), site: SiteLiteral("skip"))
     }
 }
 

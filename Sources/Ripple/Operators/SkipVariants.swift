@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Drops the elements that arrive within `duration` of the subscription and
     /// passes on the rest.
@@ -11,12 +9,12 @@ extension ObservableType {
     /// source:              --1--2--3--4--|
     /// skip(5, scheduler):  --------3--4--|
     /// ```
-    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("skip", file, line)) { observer in
+        return Producer(site: SiteLiteral("skip")) { observer in
             let sink = SkipTimeSink(observer: observer)
             sink.timer.setDisposable(scheduler.scheduleRelative(sink, dueTime: duration) { sink in
-                sink.isOpen.store(true, ordering: .releasing)
+                AtomicCell.store(&sink.isOpen, true, ordering: .releasing)
                 return Disposables.create()
             })
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
@@ -36,8 +34,8 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func skip(while predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        appending(SkipWhileStep(predicate: predicate), site: SiteLiteral("skip", file, line))
+    public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        appending(SkipWhileStep(predicate: predicate), site: SiteLiteral("skip"))
     }
 
     /// Drops the source's elements until `other` sends an element; passes on the
@@ -54,10 +52,10 @@ extension ObservableType {
     /// other:                -------x------
     /// skip(until: other):   --------3--4--|
     /// ```
-    public func skip<Source: ObservableConvertibleType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
         let source = asObservable()
         let other = other.asObservable()
-        return Producer(site: SiteLiteral("skip", file, line)) { observer in
+        return Producer(site: SiteLiteral("skip")) { observer in
             let sink = SkipUntilSink<Element>(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 let endSilently = sink.update { isOpen, outbox -> Bool in
@@ -101,12 +99,12 @@ extension ObservableType {
 
 final class SkipTimeSink<Element>: Sink<Element>, @unchecked Sendable {
     let timer = SingleAssignmentDisposable()
-    let isOpen = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var isOpen = AtomicCell<Bool>(false)
 
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
-            if isOpen.load(ordering: .acquiring) {
+            if AtomicCell.load(&isOpen, ordering: .acquiring) {
                 forwardNext(element)
             }
         case .error, .completed:

@@ -5,9 +5,9 @@ extension ObservableType {
     /// source:           --3--4--|
     /// startWith(1, 2):  12--3--4--|
     /// ```
-    public func startWith(_ elements: Element..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func startWith(_ elements: Element...) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("startWith", file, line)) { observer in
+        return Producer(site: SiteLiteral("startWith")) { observer in
             let sink = ForwardingSink(observer: observer)
             for element in elements {
                 sink.forwardNext(element)

@@ -2,19 +2,19 @@ extension ObservableType {
     /// Subscribes to the source (and later disposes the subscription) on
     /// `scheduler`: the work a cold source does on subscription runs there.
     ///
-    /// Events are not moved; use ``observe(on:file:line:)`` to choose where observers are
+    /// Events are not moved; use ``observe(on:)`` to choose where observers are
     /// called.
     ///
     /// ```
     /// source.subscribe(on: background)   // the source's subscribe runs on background
     /// ```
     public func subscribe(
-        on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+        on scheduler: ImmediateSchedulerType
     ) -> Observable<Element> {
         // Subscribes to `self` itself (not `asObservable()`), as RxSwift does, so a
         // custom source sees exactly one subscribe and one dispose, both on
         // `scheduler`.
-        Producer(site: SiteLiteral("subscribe(on:)", file, line)) { observer in
+        Producer(site: SiteLiteral("subscribe(on:)")) { observer in
             // While recording, the subscription made later on `scheduler` is an
             // edge into this operator's node, like a synchronous one.
             let node = SubscriptionRecorder.isRecording ? SubscriptionRecorder.currentNode : nil
@@ -38,9 +38,9 @@ extension ObservableType {
         }
     }
 
-    /// Deprecated spelling of ``subscribe(on:file:line:)``.
+    /// Deprecated spelling of ``subscribe(on:)``.
     @available(*, deprecated, renamed: "subscribe(on:)")
-    public func subscribeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        subscribe(on: scheduler, file: file, line: line)
+    public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        subscribe(on: scheduler)
     }
 }

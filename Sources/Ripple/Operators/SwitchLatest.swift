@@ -14,9 +14,9 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// ```
     @inlinable
     @inline(never)
-    public func switchLatest(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+    public func switchLatest() -> Observable<Element.Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("switchLatest", file, line)) { observer in
+        return Producer(site: SiteLiteral("switchLatest")) { observer in
             let sink = SwitchSink<Element, Element.Element>(selector: { $0.asObservable() }, observer: observer)
             sink.run(outer: source)
             return sink

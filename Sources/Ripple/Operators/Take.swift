@@ -10,11 +10,11 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take(_ count: Int) -> Observable<Element> {
         guard count > 0 else {
             return count == 0 ? .empty() : .error(RxError.argumentOutOfRange("take(_:)", "count", count, minimum: 0))
         }
-        return appending(TakeStep(count: count), site: SiteLiteral("take", file, line))
+        return appending(TakeStep(count: count), site: SiteLiteral("take"))
     }
 }
 

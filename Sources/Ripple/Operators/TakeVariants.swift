@@ -18,9 +18,9 @@ extension ObservableType {
     /// source:                    --1--2--3--4--|
     /// take(for: 7, scheduler):   --1--2-|
     /// ```
-    public func take(for duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("take", file, line)) { observer in
+        return Producer(site: SiteLiteral("take")) { observer in
             let sink = TakeTimeSink(observer: observer)
             sink.timer.setDisposable(scheduler.scheduleRelative(sink, dueTime: duration) { sink in
                 sink.update { _, outbox in outbox.terminate(.completed) }
@@ -52,10 +52,10 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
         appending(
             TakeUntilPredicateStep(predicate: predicate, stopsWhen: false, inclusive: behavior == .inclusive),
-            site: SiteLiteral("take", file, line)
+            site: SiteLiteral("take")
         )
     }
 
@@ -72,10 +72,10 @@ extension ObservableType {
     /// ```
     @inlinable
     @inline(never)
-    public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
         appending(
             TakeUntilPredicateStep(predicate: predicate, stopsWhen: true, inclusive: behavior == .inclusive),
-            site: SiteLiteral("take", file, line)
+            site: SiteLiteral("take")
         )
     }
 
@@ -93,10 +93,10 @@ extension ObservableType {
     /// other:                --------x-----
     /// take(until: other):   --1--2--|
     /// ```
-    public func take<Source: ObservableConvertibleType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
         let source = asObservable()
         let other = other.asObservable()
-        return Producer(site: SiteLiteral("take", file, line)) { observer in
+        return Producer(site: SiteLiteral("take")) { observer in
             let sink = TakeUntilSink<Element>(observer: observer)
             let otherSubscription = other.subscribe(sink: AnyObserver { event in
                 sink.update { _, outbox in
@@ -133,10 +133,10 @@ extension ObservableType {
     /// source:       --1--2--3--4--|
     /// takeLast(2):  --------------(34|)
     /// ```
-    public func takeLast(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func takeLast(_ count: Int) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange("takeLast(_:)", "count", count, minimum: 0)) }
         let source = asObservable()
-        return Producer(site: SiteLiteral("takeLast", file, line)) { observer in
+        return Producer(site: SiteLiteral("takeLast")) { observer in
             let sink = TakeLastSink(count: count, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -18,9 +18,9 @@ extension ObservableType {
     /// throttle(5, scheduler):                --1----3------4----5|
     /// throttle(5, latest: false, scheduler): --1-----------4-----|
     /// ```
-    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
-        return Producer(site: SiteLiteral("throttle", file, line)) { observer in
+        return Producer(site: SiteLiteral("throttle")) { observer in
             let sink = ThrottleSink<Element>(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {

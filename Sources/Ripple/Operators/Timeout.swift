@@ -9,11 +9,11 @@ extension ObservableType {
     /// source:                  --1--2---------3--|
     /// timeout(5, scheduler):   --1--2----#           (RxError.timeout)
     /// ```
-    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        timeout(dueTime, other: Observable<Element>.error(RxError.timeout), scheduler: scheduler, file: file, line: line)
+    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        timeout(dueTime, other: Observable<Element>.error(RxError.timeout), scheduler: scheduler)
     }
 
-    /// Like ``timeout(_:scheduler:file:line:)-(RxTimeInterval,_,_,_)``, but when the time passes, disposes the
+    /// Like ``timeout(_:scheduler:)-(RxTimeInterval,_)``, but when the time passes, disposes the
     /// source and continues with `other` (subscribed at that moment) instead of
     /// failing.
     ///
@@ -23,12 +23,11 @@ extension ObservableType {
     /// timeout(5, other:, scheduler):  --1--2----a--b--|
     /// ```
     public func timeout<Source: ObservableConvertibleType>(
-        _ dueTime: RxTimeInterval, other: Source, scheduler: SchedulerType,
-        file: StaticString = #fileID, line: UInt = #line
+        _ dueTime: RxTimeInterval, other: Source, scheduler: SchedulerType
     ) -> Observable<Element> where Source.Element == Element {
         let source = asObservable()
         let other = other.asObservable()
-        return Producer(site: SiteLiteral("timeout", file, line)) { observer in
+        return Producer(site: SiteLiteral("timeout")) { observer in
             let sink = TimeoutSink(dueTime: dueTime, other: other, scheduler: scheduler, observer: observer)
             sink.run(source)
             return sink

@@ -9,8 +9,8 @@ extension ObservableType where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
-    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        timer(period, period: period, scheduler: scheduler, file: file, line: line)
+    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        timer(period, period: period, scheduler: scheduler)
     }
 
     /// Emits 0 after `dueTime`; then, if `period` is given, 1, 2, ... every `period`
@@ -26,11 +26,11 @@ extension ObservableType where Element: RxAbstractInteger {
     /// backwards; libdispatch would crash the process). Elements are delivered
     /// where `scheduler` runs its work (its dispatch queue; the main queue for
     /// `MainScheduler.instance`).
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
         if let period, period.isNegative {
             return .error(RxError.argumentOutOfRange)
         }
-        return Producer(site: SiteLiteral("timer", file, line)) { observer in
+        return Producer(site: SiteLiteral("timer")) { observer in
             let sink = ForwardingSink(observer: observer)
             if let period {
                 sink.setUpstream(disposable: scheduler.schedulePeriodic(Element.zero, startAfter: dueTime, period: period) { count in

@@ -6,9 +6,9 @@ extension ObservableType {
     /// source:     --1--2--3--|
     /// toArray():  -----------([1,2,3]|)
     /// ```
-    public func toArray(file: StaticString = #fileID, line: UInt = #line) -> Single<[Element]> {
+    public func toArray() -> Single<[Element]> {
         let source = asObservable()
-        return Single(raw: Producer(site: SiteLiteral("toArray", file, line)) { observer in
+        return Single(raw: Producer(site: SiteLiteral("toArray")) { observer in
             let sink = ToArraySink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

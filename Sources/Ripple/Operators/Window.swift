@@ -17,12 +17,12 @@ extension ObservableType {
     /// B (closed by time):                             --3---|
     /// C (closed by completion):                             ---4--|
     /// ```
-    public func window(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Observable<Element>> {
+    public func window(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         guard count > 0 else {
             return .error(RxError.argumentOutOfRange("window(timeSpan:count:scheduler:)", "count", count, minimum: 1))
         }
         let source = asObservable()
-        return Producer(site: SiteLiteral("window", file, line)) { observer in
+        return Producer(site: SiteLiteral("window")) { observer in
             let sink = WindowSink(timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer)
             sink.run(source)
             return sink

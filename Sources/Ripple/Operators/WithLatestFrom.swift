@@ -16,11 +16,10 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
-        _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType,
-        file: StaticString = #fileID, line: UInt = #line
+        _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType
     ) -> Observable<ResultType> {
-        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { ($0, $1) }, site: SiteLiteral("withLatestFrom", file, line))
-            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line)
+        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { ($0, $1) }, site: SiteLiteral("withLatestFrom"))
+            .map({ try resultSelector($0.0, $0.1) })
     }
 
     /// Emits the latest element of `second` each time this sequence emits.
@@ -37,8 +36,8 @@ extension ObservableType {
     /// withLatestFrom:  --------a--a-----|
     /// ```
     @inlinable
-    public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
-        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { $1 }, site: SiteLiteral("withLatestFrom", file, line))
+    public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Source.Element> {
+        WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { $1 }, site: SiteLiteral("withLatestFrom"))
     }
 }
 

@@ -12,10 +12,9 @@ extension ObservableType {
     @inlinable
     @inline(never)
     public func withUnretained<Object: AnyObject, Out>(
-        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out,
-        file: StaticString = #fileID, line: UInt = #line
+        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
     ) -> Observable<Out> {
-        appending(WithUnretainedStep(object: obj, resultSelector: resultSelector), site: SiteLiteral("withUnretained", file, line))
+        appending(WithUnretainedStep(object: obj, resultSelector: resultSelector), site: SiteLiteral("withUnretained"))
     }
 
     /// Pairs each element with `obj`, held weakly; completes when an element
@@ -32,8 +31,8 @@ extension ObservableType {
     ///     .subscribe(onNext: { owner, _ in owner.save() })
     /// ```
     @inlinable
-    public func withUnretained<Object: AnyObject>(_ obj: Object, file: StaticString = #fileID, line: UInt = #line) -> Observable<(Object, Element)> {
-        withUnretained(obj, resultSelector: { ($0, $1) }, file: file, line: line)
+    public func withUnretained<Object: AnyObject>(_ obj: Object) -> Observable<(Object, Element)> {
+        withUnretained(obj, resultSelector: { ($0, $1) })
     }
 }
 

@@ -26,11 +26,10 @@ extension ObservableType {
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
-        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line)
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1) })
     }
 }
 
@@ -50,10 +49,9 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), site: SiteLiteral("zip", file, line))
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), site: SiteLiteral("zip"))
     }
 }
 
@@ -98,11 +96,10 @@ extension ObservableType {
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2) }, file: file, line: line)
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2) })
     }
 }
 
@@ -123,10 +120,9 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("zip", file, line))
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), site: SiteLiteral("zip"))
     }
 }
 
@@ -172,11 +168,10 @@ extension ObservableType {
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }, file: file, line: line)
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) })
     }
 }
 
@@ -197,10 +192,9 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("zip", file, line))
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), site: SiteLiteral("zip"))
     }
 }
 
@@ -247,11 +241,10 @@ extension ObservableType {
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }, file: file, line: line)
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) })
     }
 }
 
@@ -272,10 +265,9 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("zip", file, line))
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), site: SiteLiteral("zip"))
     }
 }
 
@@ -323,11 +315,10 @@ extension ObservableType {
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }, file: file, line: line)
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) })
     }
 }
 
@@ -348,10 +339,9 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("zip", file, line))
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), site: SiteLiteral("zip"))
     }
 }
 
@@ -400,11 +390,10 @@ extension ObservableType {
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }, file: file, line: line)
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) })
     }
 }
 
@@ -425,10 +414,9 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("zip", file, line))
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), site: SiteLiteral("zip"))
     }
 }
 
@@ -478,11 +466,10 @@ extension ObservableType {
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element
     ) -> Observable<Element> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }, file: file, line: line)
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) })
     }
 }
 
@@ -503,10 +490,9 @@ extension ObservableType where Element == Any {
     /// ```
     @inlinable
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
-        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("zip", file, line))
+        ZipFactory.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), site: SiteLiteral("zip"))
     }
 }
 

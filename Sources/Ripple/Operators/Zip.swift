@@ -18,11 +18,10 @@ extension ObservableType {
     @inlinable
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
-        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
     ) -> Observable<Element> where Collection.Element: ObservableType {
-        ZipFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("zip", file, line))
-            .map(resultSelector, file: file, line: line)
+        ZipFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("zip"))
+            .map(resultSelector)
     }
 
     /// Emits arrays of the sources' elements combined pairwise by position (in the
@@ -42,10 +41,9 @@ extension ObservableType {
     /// ```
     @inlinable
     public static func zip<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
-        ZipFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("zip", file, line))
+        ZipFactory.collection(collection.map { $0.asObservable() }, site: SiteLiteral("zip"))
     }
 }
 

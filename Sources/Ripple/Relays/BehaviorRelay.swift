@@ -13,7 +13,7 @@ public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
     /// Creates a relay whose current value is `value`.
     public init(value: Element) {
         subject = BehaviorSubject(value: value)
-        subject.graphLabel = SiteLiteral("BehaviorRelay")
+        subject.graphLabel = SiteLiteral(label: "BehaviorRelay")
     }
 
     /// Makes `element` the current value and broadcasts it.

@@ -12,7 +12,7 @@ public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
     /// Creates a relay.
     public init() {
         subject = PublishSubject()
-        subject.graphLabel = SiteLiteral("PublishRelay")
+        subject.graphLabel = SiteLiteral(label: "PublishRelay")
     }
 
     /// Broadcasts `element` to the current subscribers.

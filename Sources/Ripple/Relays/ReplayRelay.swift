@@ -5,7 +5,7 @@ public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
 
     private init(subject: ReplaySubject<Element>) {
         self.subject = subject
-        subject.graphLabel = SiteLiteral("ReplayRelay")
+        subject.graphLabel = SiteLiteral(label: "ReplayRelay")
     }
 
     /// A relay that replays at most `bufferSize` of the latest elements.

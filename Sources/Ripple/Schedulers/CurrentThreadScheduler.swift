@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs work on the current thread, queueing it behind the work already in
 /// progress there (a *trampoline*).
 ///

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 extension DispatchQueue {
     private static let mainQueueKey: DispatchSpecificKey<UInt8> = {
@@ -33,7 +32,7 @@ extension DispatchQueue {
 /// main thread itself.
 public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable {
     private let mainQueue: DispatchQueue
-    private let numberEnqueued = Atomic<Int>(0)
+    @exclusivity(unchecked) private final var numberEnqueued = AtomicCell<Int>(0)
 
     /// A main scheduler. Use ``instance`` unless you need a separate one.
     public init() {
@@ -63,10 +62,10 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     }
 
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let previous = numberEnqueued.add(1, ordering: .acquiringAndReleasing).oldValue
+        let previous = AtomicCell.add(&numberEnqueued, 1, ordering: .acquiringAndReleasing).oldValue
         if DispatchQueue.isMain && previous == 0 {
             let disposable = action(state)
-            numberEnqueued.subtract(1, ordering: .acquiringAndReleasing)
+            AtomicCell.subtract(&numberEnqueued, 1, ordering: .acquiringAndReleasing)
             return disposable
         }
         let cancel = SingleAssignmentDisposable()
@@ -75,7 +74,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
             if !cancel.isDisposed {
                 cancel.setDisposable(work.value.1(work.value.0))
             }
-            self.numberEnqueued.subtract(1, ordering: .acquiringAndReleasing)
+            AtomicCell.subtract(&self.numberEnqueued, 1, ordering: .acquiringAndReleasing)
         }
         return cancel
     }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A length of time, as in RxSwift: `.seconds(1)`, `.milliseconds(300)`, ...
 public typealias RxTimeInterval = DispatchTimeInterval
@@ -183,7 +182,7 @@ final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Senda
     private let scheduler: Scheduler
     private let period: RxTimeInterval
     private let action: (State) -> State
-    private let pendingTicks = Atomic<Int>(0)
+    @exclusivity(unchecked) private final var pendingTicks = AtomicCell<Int>(0)
     /// Only touched by the tick that won `pendingTicks`.
     private var state: State
 
@@ -204,7 +203,7 @@ final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Senda
             switch command {
             case .tick:
                 recurse(.tick, period)
-                if pendingTicks.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+                if AtomicCell.add(&pendingTicks, 1, ordering: .acquiringAndReleasing).oldValue == 0 {
                     runAction(recurse)
                 }
             case .dispatch:
@@ -215,7 +214,7 @@ final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Senda
 
     private func runAction(_ recurse: (Command, RxTimeInterval) -> Void) {
         state = action(state)
-        if pendingTicks.subtract(1, ordering: .acquiringAndReleasing).oldValue > 1 {
+        if AtomicCell.subtract(&pendingTicks, 1, ordering: .acquiringAndReleasing).oldValue > 1 {
             recurse(.dispatch, .nanoseconds(0))
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Converts between a virtual clock and real time for a ``VirtualTimeScheduler``.
 public protocol VirtualTimeConverterType {
@@ -292,7 +291,7 @@ struct VirtualTimeSchedulerState {
 /// on; nobody else reads or writes it, so it needs no lock.
 class VirtualSchedulerItemBase: SubscriptionBase, @unchecked Sendable {
     let id: Int
-    private let taken = Atomic<Bool>(false)
+    @exclusivity(unchecked) private final var taken = AtomicCell<Bool>(false)
     @exclusivity(unchecked)
     private var action: ((VirtualSchedulerItemBase) -> Disposable)?
 
@@ -304,11 +303,11 @@ class VirtualSchedulerItemBase: SubscriptionBase, @unchecked Sendable {
 
     /// Run or disposed: the queue drops it.
     final var isTaken: Bool {
-        taken.load(ordering: .acquiring)
+        AtomicCell.load(&taken, ordering: .acquiring)
     }
 
     private final func take() -> ((VirtualSchedulerItemBase) -> Disposable)? {
-        guard taken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+        guard AtomicCell.compareExchange(&taken, expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return nil
         }
         let action = self.action

@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -6,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Dispatch
 
 /// An identifier of the calling thread, used to recognise re-entrant calls.
 @inlinable
@@ -131,24 +131,32 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Work-in-progress count: 0 when idle; otherwise 1 + the operations queued
     /// but not yet taken into account by the owner.
     @usableFromInline
-    final let wip = Atomic<Int>(0)
+    @exclusivity(unchecked) final var wip = AtomicCell<Int>(0)
 
     /// The owning thread while an operation runs, 0 otherwise.
     @usableFromInline
-    let owner = Atomic<UInt>(0)
+    @exclusivity(unchecked) final var owner = AtomicCell<UInt>(0)
 
     /// The owner whose turn is ending (0: none): its ``DeliveryTurn`` is over
     /// and it finishes what is queued, while producers on other threads
     /// wait before queuing more events (``waitForTurnEnd()``). Cleared by that
     /// owner after it left, so that it never clears a later owner's mark.
     @usableFromInline
-    let turnEnding = Atomic<UInt>(0)
+    @exclusivity(unchecked) final var turnEnding = AtomicCell<UInt>(0)
 
     /// How many queued operations owners have run (stored by the owner, read by
     /// producers waiting for it, ``ThrottleWaits``): a slow owner moves it, a
     /// stalled one does not.
     @usableFromInline
-    let progress = Atomic<Int>(0)
+    @exclusivity(unchecked) final var progress = AtomicCell<Int>(0)
+
+    /// The path of an error a caller that found the subject busy queued (see
+    /// ``ErrorTraces``): written and read under `pending`'s lock. A subject
+    /// terminates once, so one is enough; kept beside the queue rather than in
+    /// the queued operation, whose every copy would carry the extra word.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var queuedErrorTrail: ErrorTraces.Trail?
 
     /// Operations queued by callers that found the subject busy.
     @usableFromInline
@@ -196,10 +204,10 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     /// Readable from any thread.
     @usableFromInline
-    let observerCount = Atomic<Int>(0)
+    @exclusivity(unchecked) final var observerCount = AtomicCell<Int>(0)
 
     @usableFromInline
-    let disposedFlag = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var disposedFlag = AtomicCell<Bool>(false)
 
     /// `true` for a subject another observable uses internally (the one inside
     /// `share`): the subscription graph shows that observable instead. Set
@@ -245,18 +253,18 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     /// `true` if at least one observer is subscribed.
     public final var hasObservers: Bool {
-        observerCount.load(ordering: .acquiring) > 0
+        AtomicCell.load(&observerCount, ordering: .acquiring) > 0
     }
 
     /// `true` once `dispose()` has been called.
     public final var isDisposed: Bool {
-        disposedFlag.load(ordering: .acquiring)
+        AtomicCell.load(&disposedFlag, ordering: .acquiring)
     }
 
     /// Releases every observer without notifying them; afterwards events are ignored
     /// and new subscribers receive `RxError.disposed`.
     public final func dispose() {
-        if disposedFlag.exchange(true, ordering: .acquiringAndReleasing) { return }
+        if AtomicCell.exchange(&disposedFlag, true, ordering: .acquiringAndReleasing) { return }
         submit(.dispose)
     }
 
@@ -266,8 +274,8 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inlinable
     @inline(__always)
     final func tryAcquire() -> Bool {
-        if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-            owner.store(currentThreadID(), ordering: .relaxed)
+        if AtomicCell.compareExchange(&wip, expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            AtomicCell.store(&owner, currentThreadID(), ordering: .relaxed)
             return true
         }
         return false
@@ -282,7 +290,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inlinable
     @inline(__always)
     final func tryAcquireUntracked() -> Bool {
-        wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+        AtomicCell.compareExchange(&wip, expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
     /// Gives up ownership after an inline operation, first running whatever other
@@ -290,8 +298,8 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inlinable
     @inline(__always)
     final func release() {
-        owner.store(0, ordering: .relaxed)
-        if !wip.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+        AtomicCell.store(&owner, 0, ordering: .relaxed)
+        if !AtomicCell.compareExchange(&wip, expected: 1, desired: 0, ordering: .releasing).exchanged {
             drain(missed: 1)
         }
     }
@@ -302,7 +310,13 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inlinable
     final func emit(_ event: Event<Element>, tracked: Bool) {
         guard tracked ? tryAcquire() : tryAcquireUntracked() else {
-            enqueue(.event(event))
+            if case .error(let error) = event {
+                // The path the error had on this thread goes with it to the
+                // thread that delivers it (see ``ErrorTraces``).
+                enqueue(.event(event), errorTrail: ErrorTraces.trail(of: error))
+            } else {
+                enqueue(.event(event))
+            }
             return
         }
         process(event)
@@ -321,7 +335,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         if case .event = operation {
             // Re-entrant events are queued too: they must not overtake the event
             // being delivered.
-        } else if owner.load(ordering: .relaxed) == currentThreadID() {
+        } else if AtomicCell.load(&owner, ordering: .relaxed) == currentThreadID() {
             perform(operation)
             return
         }
@@ -336,7 +350,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         if tryAcquire() {
             performAdd(subscription)
             release()
-        } else if owner.load(ordering: .relaxed) == currentThreadID() {
+        } else if AtomicCell.load(&owner, ordering: .relaxed) == currentThreadID() {
             performAdd(subscription)
         } else {
             enqueueAdd(subscription)
@@ -364,7 +378,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         if tryAcquire() {
             removeObserver(subscription)
             release()
-        } else if owner.load(ordering: .relaxed) == currentThreadID() {
+        } else if AtomicCell.load(&owner, ordering: .relaxed) == currentThreadID() {
             removeObserver(subscription)
         } else {
             enqueueRemove(subscription)
@@ -373,16 +387,19 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     /// Queues `operation`; becomes the owner and drains if the subject went idle.
     @usableFromInline
-    final func enqueue(_ operation: SubjectOperation<Element>) {
-        if case .event = operation, turnEnding.load(ordering: .relaxed) != 0 {
+    final func enqueue(_ operation: SubjectOperation<Element>, errorTrail: ErrorTraces.Trail? = nil) {
+        if case .event = operation, AtomicCell.load(&turnEnding, ordering: .relaxed) != 0 {
             waitForTurnEnd()
         }
         let queued = pending.withLock { queue -> Int in
+            if let errorTrail {
+                queuedErrorTrail = errorTrail
+            }
             queue.append(operation)
             return queue.count
         }
-        if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-            owner.store(currentThreadID(), ordering: .relaxed)
+        if AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            AtomicCell.store(&owner, currentThreadID(), ordering: .relaxed)
             drain(missed: 1)
         } else if queued > SubjectBase.highWaterMark {
             throttle()
@@ -410,11 +427,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// none can wait long; the 10 ms bound remains for an owner blocked elsewhere.
     @usableFromInline
     final func throttle() {
-        if owner.load(ordering: .relaxed) == currentThreadID() { return }
+        if AtomicCell.load(&owner, ordering: .relaxed) == currentThreadID() { return }
         ThrottleWaits.yield {
             let count = pending.withLock { $0.count }
-            if count <= SubjectBase.highWaterMark / 2 || wip.load(ordering: .acquiring) == 0 { return nil }
-            return (progress.load(ordering: .relaxed), owner.load(ordering: .relaxed))
+            if count <= SubjectBase.highWaterMark / 2 || AtomicCell.load(&wip, ordering: .acquiring) == 0 { return nil }
+            return (AtomicCell.load(&progress, ordering: .relaxed), AtomicCell.load(&owner, ordering: .relaxed))
         }
     }
 
@@ -428,10 +445,10 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inline(never)
     @usableFromInline
     final func waitForTurnEnd() {
-        if owner.load(ordering: .relaxed) == currentThreadID() { return }
-        ThrottleWaits.waitForTurnEnd(marked: turnEnding) {
-            guard turnEnding.load(ordering: .acquiring) != 0, wip.load(ordering: .acquiring) != 0 else { return nil }
-            return (progress.load(ordering: .relaxed), owner.load(ordering: .relaxed))
+        if AtomicCell.load(&owner, ordering: .relaxed) == currentThreadID() { return }
+        ThrottleWaits.waitForTurnEnd(marked: &turnEnding) {
+            guard AtomicCell.load(&turnEnding, ordering: .acquiring) != 0, AtomicCell.load(&wip, ordering: .acquiring) != 0 else { return nil }
+            return (AtomicCell.load(&progress, ordering: .relaxed), AtomicCell.load(&owner, ordering: .relaxed))
         }
     }
 
@@ -450,18 +467,18 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     final func drain(missed initial: Int) {
         var missed = initial
         let me = currentThreadID()
-        var turn = DeliveryTurn(deliverer: me, progress: progress)
+        var turn = DeliveryTurn(deliverer: me, progress: &progress)
         while true {
-            owner.store(me, ordering: .relaxed)
+            AtomicCell.store(&owner, me, ordering: .relaxed)
             while let operation = pending.withLock({ $0.popFirst() }) {
                 perform(operation)
-                turn.delivered(progress: progress, mark: turnEnding)
+                turn.delivered(progress: &progress, mark: &turnEnding)
             }
-            owner.store(0, ordering: .relaxed)
-            let remaining = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
+            AtomicCell.store(&owner, 0, ordering: .relaxed)
+            let remaining = AtomicCell.subtract(&wip, missed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 {
                 // Waiting producers stopped waiting when `wip` reached 0.
-                turn.finish(mark: turnEnding)
+                turn.finish(mark: &turnEnding)
                 return
             }
             missed = remaining
@@ -473,7 +490,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     final func perform(_ operation: SubjectOperation<Element>) {
         switch operation {
         case .event(let event):
-            process(event)
+            if case .error = event, let trail = pending.withLock({ _ in queuedErrorTrail }) {
+                ErrorTraces.resuming(trail) { process(event) }
+            } else {
+                process(event)
+            }
         case .add(let subscription):
             performAdd(subscription)
         case .remove(let subscription):
@@ -544,7 +565,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @usableFromInline
     final func addObserver(_ subscription: SubjectSubscription<Element>) {
         subscription.key = observers.insert(Unmanaged.passRetained(subscription as SubscriptionBase))
-        observerCount.store(observers.count, ordering: .releasing)
+        AtomicCell.store(&observerCount, observers.count, ordering: .releasing)
     }
 
     @usableFromInline
@@ -552,7 +573,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         guard let key = subscription.key else { return }
         subscription.key = nil
         guard let removed = observers.remove(forKey: key, compact: deliveryDepth == 0) else { return }
-        observerCount.store(observers.count, ordering: .releasing)
+        AtomicCell.store(&observerCount, observers.count, ordering: .releasing)
         if deliveryDepth > 0 {
             retired.append(removed)
         } else {
@@ -602,7 +623,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         isStopped = true
         stopEvent = event
         let subscriptions = observers.removeAll()
-        observerCount.store(0, ordering: .releasing)
+        AtomicCell.store(&observerCount, 0, ordering: .releasing)
         deliveryDepth += 1
         for entry in subscriptions {
             Self.withSubscription(entry) { subscription in
@@ -623,7 +644,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         isSubjectDisposed = true
         stopEvent = nil
         let subscriptions = observers.removeAll()
-        observerCount.store(0, ordering: .releasing)
+        AtomicCell.store(&observerCount, 0, ordering: .releasing)
         for subscription in subscriptions {
             Self.withSubscription(subscription) { $0.key = nil }
         }
@@ -669,18 +690,19 @@ struct DeliveryTurn {
     @usableFromInline
     var count = 0
 
-    /// When the 16th operation was delivered (the clock is read every 16).
+    /// When the 16th operation was delivered (the clock is read every 16), in
+    /// ``monotonicNanoseconds()``.
     @usableFromInline
-    var started: ContinuousClock.Instant?
+    var started: UInt64?
 
     /// The turn is over and marked; the deliverer finishes what is queued.
     @usableFromInline
     var isEnding = false
 
     @inlinable
-    init(deliverer: UInt, progress: borrowing Atomic<Int>) {
+    init(deliverer: UInt, progress: UnsafeMutablePointer<AtomicCell<Int>>) {
         self.deliverer = deliverer
-        performed = progress.load(ordering: .relaxed)
+        performed = AtomicCell.load(progress, ordering: .relaxed)
     }
 
     /// Counts one delivered operation: publishes the queue's `progress` (what
@@ -691,26 +713,26 @@ struct DeliveryTurn {
     /// and ends, so a mark cleared by mistake costs one turn.
     @inlinable
     @inline(__always)
-    mutating func delivered(progress: borrowing Atomic<Int>, mark: borrowing Atomic<UInt>) {
+    mutating func delivered(progress: UnsafeMutablePointer<AtomicCell<Int>>, mark: UnsafeMutablePointer<AtomicCell<UInt>>) {
         performed &+= 1
-        progress.store(performed, ordering: .relaxed)
+        AtomicCell.store(progress, performed, ordering: .relaxed)
         if isEnding {
-            if mark.load(ordering: .relaxed) == 0 {
+            if AtomicCell.load(mark, ordering: .relaxed) == 0 {
                 isEnding = false
                 count = 0
                 started = nil
             }
         } else if isOver() {
             isEnding = true
-            mark.store(deliverer, ordering: .releasing)
+            AtomicCell.store(mark, deliverer, ordering: .releasing)
         }
     }
 
     /// After the deliverer stopped: clears its mark, never a later deliverer's.
     @inlinable
-    func finish(mark: borrowing Atomic<UInt>) {
+    func finish(mark: UnsafeMutablePointer<AtomicCell<UInt>>) {
         if isEnding {
-            _ = mark.compareExchange(expected: deliverer, desired: 0, ordering: .releasing)
+            _ = AtomicCell.compareExchange(mark, expected: deliverer, desired: 0, ordering: .releasing)
         }
     }
 
@@ -725,13 +747,20 @@ struct DeliveryTurn {
     @usableFromInline
     @inline(never)
     mutating func timeIsUp() -> Bool {
-        let now = ContinuousClock.now
+        let now = monotonicNanoseconds()
         guard let started else {
             self.started = now
             return false
         }
-        return now - started > .milliseconds(2)
+        return now &- started > 2_000_000
     }
+}
+
+/// A monotonic clock in nanoseconds, for the turns' and waits' time limits:
+/// `DispatchTime`, because `ContinuousClock` needs macOS 13 / iOS 16.
+@usableFromInline
+func monotonicNanoseconds() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
 }
 
 /// Soft back-pressure for the queues that let no thread block (the subjects',
@@ -751,7 +780,7 @@ enum ThrottleWaits {
     /// other from two threads, each thread waiting for the other: every wait ran
     /// out that way), whereas an owner that is merely slow makes progress. It is
     /// counted only on that slow path.
-    static let stalledWaits = Atomic<Int>(0)
+    @exclusivity(unchecked) nonisolated(unsafe) static var stalledWaits = AtomicCell<Int>(0)
 
     /// Yields the CPU while `poll` returns the owner's progress (a count of the
     /// operations it has run, which changes as it works) and which thread it is
@@ -775,7 +804,7 @@ enum ThrottleWaits {
     @discardableResult
     static func yield(whileBehind poll: () -> (progress: Int, owner: UInt)?) -> Bool {
         let me = currentThreadID()
-        let start = ContinuousClock.now
+        let start = monotonicNanoseconds()
         var lastProgressTime = start
         var firstProgress: Int?
         var lastProgress = 0
@@ -788,10 +817,10 @@ enum ThrottleWaits {
                 firstProgress = progress
                 lastProgress = progress
             }
-            let now = ContinuousClock.now
-            if now - start > .milliseconds(10) {
+            let now = monotonicNanoseconds()
+            if now &- start > 10_000_000 {
                 let stalled = progress == firstProgress
-                if stalled { stalledWaits.add(1, ordering: .relaxed) }
+                if stalled { AtomicCell.add(&stalledWaits, 1, ordering: .relaxed) }
                 return stalled
             }
             if progress != lastProgress {
@@ -809,7 +838,7 @@ enum ThrottleWaits {
                     waitingFor = current
                 }
             }
-            if current == 0 && now - lastProgressTime > .microseconds(100) { return progress == firstProgress }
+            if current == 0 && now &- lastProgressTime > 100_000 { return progress == firstProgress }
             sched_yield()
         }
         return false
@@ -821,11 +850,11 @@ enum ThrottleWaits {
     /// full wait for a turn that cannot end. The compare-and-swap never clears a
     /// later turn's mark.
     static func waitForTurnEnd(
-        marked mark: borrowing Atomic<UInt>, whileBehind poll: () -> (progress: Int, owner: UInt)?
+        marked mark: UnsafeMutablePointer<AtomicCell<UInt>>, whileBehind poll: () -> (progress: Int, owner: UInt)?
     ) {
-        let ending = mark.load(ordering: .acquiring)
+        let ending = AtomicCell.load(mark, ordering: .acquiring)
         if yield(whileBehind: poll) && ending != 0 {
-            _ = mark.compareExchange(expected: ending, desired: 0, ordering: .releasing)
+            _ = AtomicCell.compareExchange(mark, expected: ending, desired: 0, ordering: .releasing)
         }
     }
 

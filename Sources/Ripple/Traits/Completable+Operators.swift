@@ -20,14 +20,13 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        onDispose: (() -> Void)? = nil
     ) -> Completable {
         Completable(raw: primitiveSequence.source.do(
             onError: onError, afterError: afterError,
             onCompleted: onCompleted, afterCompleted: afterCompleted,
             onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose
-        , file: file, line: line))
+        ))
     }
 
     /// Runs `second` after this `Completable` has completed.
@@ -40,8 +39,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):     ---|
     /// concat(second):  -----|
     /// ```
-    public func concat(_ second: Completable, file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        Completable.concat(primitiveSequence, second, file: file, line: line)
+    public func concat(_ second: Completable) -> Completable {
+        Completable.concat(primitiveSequence, second)
     }
 
     /// Runs the `Completable`s of `sequence` one after the other, each subscribed
@@ -55,9 +54,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:          ---|
     /// concat:   -----|
     /// ```
-    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Completable
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Completable
         where Sequence.Element == Completable {
-        Completable(raw: Observable.concat(sequence.lazy.map { $0.source }, file: file, line: line))
+        Completable(raw: Observable.concat(sequence.lazy.map { $0.source }))
     }
 
     /// Runs the `Completable`s of `collection` one after the other, each
@@ -71,9 +70,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:          ---|
     /// concat:   -----|
     /// ```
-    public static func concat<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> Completable
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Completable
         where Collection.Element == Completable {
-        Completable(raw: Observable.concat(collection.map { $0.source }, file: file, line: line))
+        Completable(raw: Observable.concat(collection.map { $0.source }))
     }
 
     /// Runs `sources` one after the other, each subscribed once the previous one
@@ -87,8 +86,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:                ---|
     /// concat(a, b):   -----|
     /// ```
-    public static func concat(_ sources: Completable..., file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        Completable(raw: Observable.concat(sources.map { $0.source }, file: file, line: line))
+    public static func concat(_ sources: Completable...) -> Completable {
+        Completable(raw: Observable.concat(sources.map { $0.source }))
     }
 
     /// Runs the `Completable`s of `sources` at the same time.
@@ -101,9 +100,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:     -----|
     /// zip:   -----|
     /// ```
-    public static func zip<Collection: Swift.Collection>(_ sources: Collection, file: StaticString = #fileID, line: UInt = #line) -> Completable
+    public static func zip<Collection: Swift.Collection>(_ sources: Collection) -> Completable
         where Collection.Element == Completable {
-        Completable(raw: Observable.merge(sources.map { $0.source }, file: file, line: line))
+        Completable(raw: Observable.merge(sources.map { $0.source }))
     }
 
     /// Runs the `Completable`s of `sources` at the same time.
@@ -116,8 +115,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:     -----|
     /// zip:   -----|
     /// ```
-    public static func zip(_ sources: [Completable], file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        Completable(raw: Observable.merge(sources.map { $0.source }, file: file, line: line))
+    public static func zip(_ sources: [Completable]) -> Completable {
+        Completable(raw: Observable.merge(sources.map { $0.source }))
     }
 
     /// Runs `sources` at the same time.
@@ -213,8 +212,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):      -1-2-|
     /// andThen(second):  ---1-2-|
     /// ```
-    public func andThen<Element>(_ second: Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        primitiveSequence.source.elementless(as: Element.self).concat(second, file: file, line: line)
+    public func andThen<Element>(_ second: Observable<Element>) -> Observable<Element> {
+        primitiveSequence.source.elementless(as: Element.self).concat(second)
     }
 }
 

@@ -31,9 +31,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     @available(swift, introduced: 6)
     public func subscribe(
         _ observer: @escaping (CompletableEvent) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
-        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)"))
     }
 
     /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
@@ -67,11 +67,11 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         onCompleted: (() -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             onCompleted: onCompleted, onError: onError, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(onCompleted:onError:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(onCompleted:onError:onDisposed:)")
         )
     }
 
@@ -112,18 +112,18 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// argument.
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
-    ///   the main actor only, as with ``subscribe(onCompleted:onError:onDisposed:isolation:file:line:)``.
+    ///   the main actor only, as with ``subscribe(onCompleted:onError:onDisposed:isolation:)``.
     @available(swift, introduced: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onCompleted: ((Object) -> Void)? = nil,
         onError: ((Object, Swift.Error) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             with: object, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(with:onCompleted:onError:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(with:onCompleted:onError:onDisposed:)")
         )
     }
 

@@ -200,18 +200,18 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// ```
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
-    ///   the main actor only, as with ``drive(onNext:onCompleted:onDisposed:isolation:file:line:)``.
+    ///   the main actor only, as with ``drive(onNext:onCompleted:onDisposed:isolation:)``.
     @available(swift, introduced: 6)
     public func drive<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         drive(
             with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "drive(with:onNext:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "drive(with:onNext:onCompleted:onDisposed:)")
         )
     }
 
@@ -258,11 +258,11 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         drive(
             onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "drive(onNext:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "drive(onNext:onCompleted:onDisposed:)")
         )
     }
 

@@ -16,10 +16,9 @@ extension InfallibleType {
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType>(
         _ source1: I1, _ source2: I2,
-        resultSelector: @escaping (I1.Element, I2.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -36,10 +35,9 @@ extension InfallibleType where Element == Any {
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType>(
-        _ source1: I1, _ source2: I2,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2
     ) -> Infallible<(I1.Element, I2.Element)> {
-        Infallible<(I1.Element, I2.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable()))
     }
 }
 
@@ -59,10 +57,9 @@ extension InfallibleType {
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -79,10 +76,9 @@ extension InfallibleType where Element == Any {
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3
     ) -> Infallible<(I1.Element, I2.Element, I3.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable()))
     }
 }
 
@@ -102,10 +98,9 @@ extension InfallibleType {
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -122,10 +117,9 @@ extension InfallibleType where Element == Any {
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()))
     }
 }
 
@@ -145,10 +139,9 @@ extension InfallibleType {
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -165,10 +158,9 @@ extension InfallibleType where Element == Any {
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable()))
     }
 }
 
@@ -188,10 +180,9 @@ extension InfallibleType {
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -208,10 +199,9 @@ extension InfallibleType where Element == Any {
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable()))
     }
 }
 
@@ -231,10 +221,9 @@ extension InfallibleType {
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -251,10 +240,9 @@ extension InfallibleType where Element == Any {
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable()))
     }
 }
 
@@ -274,10 +262,9 @@ extension InfallibleType {
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -294,10 +281,9 @@ extension InfallibleType where Element == Any {
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)>(Observable.combineLatest(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable()))
     }
 }
 
@@ -317,10 +303,9 @@ extension InfallibleType {
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType>(
         _ source1: I1, _ source2: I2,
-        resultSelector: @escaping (I1.Element, I2.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -337,10 +322,9 @@ extension InfallibleType where Element == Any {
     /// zip:      -----1a-------2b-3c-|
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType>(
-        _ source1: I1, _ source2: I2,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2
     ) -> Infallible<(I1.Element, I2.Element)> {
-        Infallible<(I1.Element, I2.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element)>(Observable.zip(source1.asObservable(), source2.asObservable()))
     }
 }
 
@@ -360,10 +344,9 @@ extension InfallibleType {
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -380,10 +363,9 @@ extension InfallibleType where Element == Any {
     /// zip:      -----1a-------2b-3c-|
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3
     ) -> Infallible<(I1.Element, I2.Element, I3.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable()))
     }
 }
 
@@ -403,10 +385,9 @@ extension InfallibleType {
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -423,10 +404,9 @@ extension InfallibleType where Element == Any {
     /// zip:      -----1a-------2b-3c-|
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()))
     }
 }
 
@@ -446,10 +426,9 @@ extension InfallibleType {
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -466,10 +445,9 @@ extension InfallibleType where Element == Any {
     /// zip:      -----1a-------2b-3c-|
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable()))
     }
 }
 
@@ -489,10 +467,9 @@ extension InfallibleType {
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -509,10 +486,9 @@ extension InfallibleType where Element == Any {
     /// zip:      -----1a-------2b-3c-|
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable()))
     }
 }
 
@@ -532,10 +508,9 @@ extension InfallibleType {
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -552,10 +527,9 @@ extension InfallibleType where Element == Any {
     /// zip:      -----1a-------2b-3c-|
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable()))
     }
 }
 
@@ -575,10 +549,9 @@ extension InfallibleType {
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8,
-        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -595,9 +568,8 @@ extension InfallibleType where Element == Any {
     /// zip:      -----1a-------2b-3c-|
     /// ```
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
-        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)> {
-        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), file: file, line: line))
+        Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)>(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable()))
     }
 }

@@ -45,9 +45,9 @@ extension InfallibleType {
     @available(swift, introduced: 6)
     public func bind(
         onNext: @escaping (Element) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
-        asObservable().bind(onNext: onNext, delivery: .forSubscriber(isolation, "bind(onNext:)", file, line))
+        asObservable().bind(onNext: onNext, delivery: .forSubscriber(isolation, "bind(onNext:)"))
     }
 
     /// Calls `onNext` with every element (Swift 5 language mode: it runs where
@@ -61,13 +61,13 @@ extension InfallibleType {
     /// is gone, elements are ignored.
     ///
     /// - Isolation: called from main-actor code in Swift 6, `onNext` runs on the
-    ///   main actor only, as with ``bind(onNext:isolation:file:line:)``.
+    ///   main actor only, as with ``bind(onNext:isolation:)``.
     @available(swift, introduced: 6)
     public func bind<Object: AnyObject>(
         with object: Object, onNext: @escaping (Object, Element) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
-        asObservable().bind(with: object, onNext: onNext, delivery: .forSubscriber(isolation, "bind(with:onNext:)", file, line))
+        asObservable().bind(with: object, onNext: onNext, delivery: .forSubscriber(isolation, "bind(with:onNext:)"))
     }
 
     /// Calls `onNext` with `object` (held weakly) and every element (Swift 5

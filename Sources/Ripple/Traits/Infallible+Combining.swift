@@ -12,9 +12,9 @@ extension Infallible {
     /// ```
     ///
     /// Completes when every source has completed.
-    public static func merge<Collection: Swift.Collection>(_ sources: Collection, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element>
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Infallible<Element>
     where Collection.Element == Infallible<Element> {
-        Infallible(Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+        Infallible(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// Merges the elements of all `sources` as they arrive; completes when every
@@ -23,8 +23,8 @@ extension Infallible {
     /// ```
     /// merge([a, b]):  --a1-b1--a2--|
     /// ```
-    public static func merge(_ sources: [Infallible<Element>], file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+    public static func merge(_ sources: [Infallible<Element>]) -> Infallible<Element> {
+        Infallible(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// Merges the elements of all `sources` as they arrive; completes when every
@@ -33,8 +33,8 @@ extension Infallible {
     /// ```
     /// merge(a, b):  --a1-b1--a2--|
     /// ```
-    public static func merge(_ sources: Infallible<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+    public static func merge(_ sources: Infallible<Element>...) -> Infallible<Element> {
+        Infallible(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// The sequences one after the other: each is subscribed when the previous
@@ -45,9 +45,9 @@ extension Infallible {
     /// source2:       --2--|
     /// concat:   --1----2--|
     /// ```
-    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element>
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Infallible<Element>
     where Sequence.Element == Infallible<Element> {
-        Infallible(Observable.concat(sequence.lazy.map { $0.asObservable() }, file: file, line: line))
+        Infallible(Observable.concat(sequence.lazy.map { $0.asObservable() }))
     }
 
     /// The sequences one after the other; completes after the last one.
@@ -55,9 +55,9 @@ extension Infallible {
     /// ```
     /// concat([a, b]):  --a1--a2|--b1--|   (b starts when a completed)
     /// ```
-    public static func concat<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element>
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Infallible<Element>
     where Collection.Element == Infallible<Element> {
-        Infallible(Observable.concat(collection.map { $0.asObservable() }, file: file, line: line))
+        Infallible(Observable.concat(collection.map { $0.asObservable() }))
     }
 
     /// The sequences one after the other; completes after the last one.
@@ -65,8 +65,8 @@ extension Infallible {
     /// ```
     /// concat(a, b):  --a1--a2|--b1--|
     /// ```
-    public static func concat(_ sources: Infallible<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(Observable.concat(sources.map { $0.asObservable() }, file: file, line: line))
+    public static func concat(_ sources: Infallible<Element>...) -> Infallible<Element> {
+        Infallible(Observable.concat(sources.map { $0.asObservable() }))
     }
 
     /// Combines the latest elements of all sources with `resultSelector` each
@@ -82,10 +82,9 @@ extension Infallible {
     /// produced any more). An empty collection completes at once.
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
-        resultSelector: @escaping ([Collection.Element.Element]) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ([Collection.Element.Element]) -> Element
     ) -> Infallible<Element> where Collection.Element: InfallibleType {
-        Infallible(Observable.combineLatest(collection.map { $0.asObservable() }, resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.combineLatest(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 
     /// Combines elements of all sources by position with `resultSelector`: the
@@ -101,10 +100,9 @@ extension Infallible {
     /// collection completes at once.
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
-        resultSelector: @escaping ([Collection.Element.Element]) -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping ([Collection.Element.Element]) -> Element
     ) -> Infallible<Element> where Collection.Element: InfallibleType {
-        Infallible(Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector, file: file, line: line))
+        Infallible(Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 }
 
@@ -118,10 +116,9 @@ extension InfallibleType {
     /// combineLatest:   -----[1a]-[2a]-[2b]-|
     /// ```
     public static func combineLatest<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> Infallible<[Element]> where Collection.Element: InfallibleType, Collection.Element.Element == Element {
-        Infallible<[Element]>(Observable.combineLatest(collection.map { $0.asObservable() }, file: file, line: line))
+        Infallible<[Element]>(Observable.combineLatest(collection.map { $0.asObservable() }))
     }
 
     /// Emits arrays of the elements of all sources combined by position.
@@ -132,10 +129,9 @@ extension InfallibleType {
     /// zip:      -----[1a]-----[2b]-|
     /// ```
     public static func zip<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> Infallible<[Element]> where Collection.Element: InfallibleType, Collection.Element.Element == Element {
-        Infallible<[Element]>(Observable.zip(collection.map { $0.asObservable() }, file: file, line: line))
+        Infallible<[Element]>(Observable.zip(collection.map { $0.asObservable() }))
     }
 
     /// The source's elements, then, once it completed, those of `second`.
@@ -145,8 +141,8 @@ extension InfallibleType {
     /// second:              --2--|
     /// concat(second): --1----2--|
     /// ```
-    public func concat<Source: InfallibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> where Source.Element == Element {
-        Infallible(asObservable().concat(second.asObservable(), file: file, line: line))
+    public func concat<Source: InfallibleType>(_ second: Source) -> Infallible<Element> where Source.Element == Element {
+        Infallible(asObservable().concat(second.asObservable()))
     }
 
     /// Combines each element of the source with the latest element of `second`
@@ -162,10 +158,9 @@ extension InfallibleType {
     ///
     /// Completes when the source completes.
     public func withLatestFrom<Source: InfallibleType, ResultType>(
-        _ second: Source, resultSelector: @escaping (Element, Source.Element) -> ResultType,
-        file: StaticString = #fileID, line: UInt = #line
+        _ second: Source, resultSelector: @escaping (Element, Source.Element) -> ResultType
     ) -> Infallible<ResultType> {
-        Infallible<ResultType>(asObservable().withLatestFrom(second, resultSelector: resultSelector, file: file, line: line))
+        Infallible<ResultType>(asObservable().withLatestFrom(second, resultSelector: resultSelector))
     }
 
     /// Emits the latest element of `second` each time the source emits; source
@@ -176,7 +171,7 @@ extension InfallibleType {
     /// second:                 -----a----b-----
     /// withLatestFrom(second): --------a--b--|
     /// ```
-    public func withLatestFrom<Source: InfallibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Source.Element> {
-        Infallible<Source.Element>(asObservable().withLatestFrom(second, file: file, line: line))
+    public func withLatestFrom<Source: InfallibleType>(_ second: Source) -> Infallible<Source.Element> {
+        Infallible<Source.Element>(asObservable().withLatestFrom(second))
     }
 }

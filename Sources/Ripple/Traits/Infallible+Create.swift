@@ -165,10 +165,9 @@ extension Infallible where Element: RxAbstractInteger {
     /// ``Hooks/contractViolationHandler`` and the sequence completes without
     /// elements (an `Infallible` cannot fail).
     public static func range(
-        start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
-        file: StaticString = #fileID, line: UInt = #line
+        start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Infallible<Element> {
-        guarding(Observable.range(start: start, count: count, scheduler: scheduler, file: file, line: line), "range(start: \(start), count: \(count))")
+        guarding(Observable.range(start: start, count: count, scheduler: scheduler), "range(start: \(start), count: \(count))")
     }
 
     /// Emits 0, 1, 2, ... every `period` on `scheduler`, forever.
@@ -176,8 +175,8 @@ extension Infallible where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
-    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(Observable.interval(period, scheduler: scheduler, file: file, line: line))
+    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(Observable.interval(period, scheduler: scheduler))
     }
 
     /// Emits 0 after `dueTime`; then, if `period` is given, 1, 2, ... every
@@ -187,7 +186,7 @@ extension Infallible where Element: RxAbstractInteger {
     /// timer(5):              ----(0|)
     /// timer(5, period: 10):  ----0---------1---------2--...
     /// ```
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(Observable.timer(dueTime, period: period, scheduler: scheduler, file: file, line: line))
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(Observable.timer(dueTime, period: period, scheduler: scheduler))
     }
 }

@@ -13,8 +13,8 @@ extension InfallibleType {
     /// map { $0 * 10 }:  --10-20-30-|
     /// ```
     @inlinable
-    public func map<Result>(_ transform: @escaping (Element) -> Result, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Result> {
-        Infallible(asObservable().map(transform, file: file, line: line))
+    public func map<Result>(_ transform: @escaping (Element) -> Result) -> Infallible<Result> {
+        Infallible(asObservable().map(transform))
     }
 
     /// Transforms each element with `transform` and skips the `nil` results.
@@ -24,8 +24,8 @@ extension InfallibleType {
     /// compactMap { Int($0) }: --1---------3----|
     /// ```
     @inlinable
-    public func compactMap<Result>(_ transform: @escaping (Element) -> Result?, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Result> {
-        Infallible(asObservable().compactMap(transform, file: file, line: line))
+    public func compactMap<Result>(_ transform: @escaping (Element) -> Result?) -> Infallible<Result> {
+        Infallible(asObservable().compactMap(transform))
     }
 
     /// Emits only the elements for which `predicate` is `true`.
@@ -36,8 +36,8 @@ extension InfallibleType {
     ///                             -----2-----4--|
     /// ```
     @inlinable
-    public func filter(_ predicate: @escaping (Element) -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().filter(predicate, file: file, line: line))
+    public func filter(_ predicate: @escaping (Element) -> Bool) -> Infallible<Element> {
+        Infallible(asObservable().filter(predicate))
     }
 
     /// Emits `seed` combined with each element by `accumulator`, keeping the
@@ -50,11 +50,11 @@ extension InfallibleType {
     ///
     /// The accumulation starts over with `seed` for every subscription.
     @inlinable
-    public func scan<Seed>(_ seed: Seed, accumulator: @escaping (Seed, Element) -> Seed, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Seed> {
-        Infallible(asObservable().scan(seed, accumulator: accumulator, file: file, line: line))
+    public func scan<Seed>(_ seed: Seed, accumulator: @escaping (Seed, Element) -> Seed) -> Infallible<Seed> {
+        Infallible(asObservable().scan(seed, accumulator: accumulator))
     }
 
-    /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the
+    /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the
     /// running value in place (cheaper for collections).
     ///
     /// ```
@@ -62,8 +62,8 @@ extension InfallibleType {
     /// scan(into: []) { $0.append($1) }:            --[a]-[a,b]-|
     /// ```
     @inlinable
-    public func scan<Seed>(into seed: Seed, accumulator: @escaping (inout Seed, Element) -> Void, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Seed> {
-        Infallible(asObservable().scan(into: seed, accumulator: accumulator, file: file, line: line))
+    public func scan<Seed>(into seed: Seed, accumulator: @escaping (inout Seed, Element) -> Void) -> Infallible<Seed> {
+        Infallible(asObservable().scan(into: seed, accumulator: accumulator))
     }
 
     /// Pairs each element with its index, from 0.
@@ -72,8 +72,8 @@ extension InfallibleType {
     /// source:        --a--b--|
     /// enumerated():  --(0,a)--(1,b)--|
     /// ```
-    public func enumerated(file: StaticString = #fileID, line: UInt = #line) -> Infallible<(index: Int, element: Element)> {
-        Infallible(asObservable().enumerated(file: file, line: line))
+    public func enumerated() -> Infallible<(index: Int, element: Element)> {
+        Infallible(asObservable().enumerated())
     }
 
     /// Drops every element, keeping only completion.
@@ -82,8 +82,8 @@ extension InfallibleType {
     /// source:            --1--2--|
     /// ignoreElements():  --------|
     /// ```
-    public func ignoreElements(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Never> {
-        Infallible<Never>(asObservable().ignoreElements(file: file, line: line))
+    public func ignoreElements() -> Infallible<Never> {
+        Infallible<Never>(asObservable().ignoreElements())
     }
 
     /// Emits `elements` first, then the source's events.
@@ -126,8 +126,8 @@ extension InfallibleType {
     /// ```
     ///
     /// Completes when the source and every inner sequence have completed.
-    public func flatMap<Source: InfallibleType>(_ selector: @escaping (Element) -> Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Source.Element> {
-        Infallible<Source.Element>(asObservable().flatMap(selector, file: file, line: line))
+    public func flatMap<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
+        Infallible<Source.Element>(asObservable().flatMap(selector))
     }
 
     /// Maps each element to an infallible sequence and emits the elements of the
@@ -141,8 +141,8 @@ extension InfallibleType {
     /// ```
     ///
     /// Completes when the source and the latest inner sequence have completed.
-    public func flatMapLatest<Source: InfallibleType>(_ selector: @escaping (Element) -> Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Source.Element> {
-        Infallible<Source.Element>(asObservable().flatMapLatest(selector, file: file, line: line))
+    public func flatMapLatest<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
+        Infallible<Source.Element>(asObservable().flatMapLatest(selector))
     }
 
     /// Maps each element to an infallible sequence, ignoring elements that arrive
@@ -156,8 +156,8 @@ extension InfallibleType {
     /// ```
     ///
     /// Completes when the source and the running inner sequence have completed.
-    public func flatMapFirst<Source: InfallibleType>(_ selector: @escaping (Element) -> Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Source.Element> {
-        Infallible<Source.Element>(asObservable().flatMapFirst(selector, file: file, line: line))
+    public func flatMapFirst<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
+        Infallible<Source.Element>(asObservable().flatMapFirst(selector))
     }
 
     /// Maps each element to an infallible sequence and concatenates them: each
@@ -169,8 +169,8 @@ extension InfallibleType {
     /// selector(2):                 --c--d|
     /// concatMap(selector): ----a--b--c--d----|
     /// ```
-    public func concatMap<Source: InfallibleType>(_ selector: @escaping (Element) -> Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Source.Element> {
-        Infallible<Source.Element>(asObservable().concatMap(selector, file: file, line: line))
+    public func concatMap<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
+        Infallible<Source.Element>(asObservable().concatMap(selector))
     }
 }
 
@@ -184,8 +184,8 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                       --4--|
     /// switchLatest():  ----1-----4------|
     /// ```
-    public func switchLatest(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element.Element> {
-        Infallible<Element.Element>(asObservable().switchLatest(file: file, line: line))
+    public func switchLatest() -> Infallible<Element.Element> {
+        Infallible<Element.Element>(asObservable().switchLatest())
     }
 
     /// Merges the elements of every inner sequence.
@@ -196,8 +196,8 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                --3--4|
     /// merge():  ----1--2--3--4-|
     /// ```
-    public func merge(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element.Element> {
-        Infallible<Element.Element>(asObservable().merge(file: file, line: line))
+    public func merge() -> Infallible<Element.Element> {
+        Infallible<Element.Element>(asObservable().merge())
     }
 
     /// Merges the inner sequences, at most `maxConcurrent` at a time; the others
@@ -210,11 +210,11 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                                --3|
     /// merge(maxConcurrent: 1):  ----1--2--3--|   (y waits for x)
     /// ```
-    public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element.Element> {
+    public func merge(maxConcurrent: Int) -> Infallible<Element.Element> {
         guard maxConcurrent > 0 else {
             return .invalidArgument("merge(maxConcurrent: \(maxConcurrent)) needs maxConcurrent > 0")
         }
-        return Infallible<Element.Element>(asObservable().merge(maxConcurrent: maxConcurrent, file: file, line: line))
+        return Infallible<Element.Element>(asObservable().merge(maxConcurrent: maxConcurrent))
     }
 
     /// Concatenates the inner sequences, one after the other.
@@ -225,8 +225,8 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                 --3|
     /// concat():  ----1--2--3---|
     /// ```
-    public func concat(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element.Element> {
-        Infallible<Element.Element>(asObservable().concat(file: file, line: line))
+    public func concat() -> Infallible<Element.Element> {
+        Infallible<Element.Element>(asObservable().concat())
     }
 }
 
@@ -243,9 +243,9 @@ extension InfallibleType {
     /// A negative `count` is reported to ``Hooks/contractViolationHandler`` and
     /// the sequence completes at once.
     @inlinable
-    public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
+    public func skip(_ count: Int) -> Infallible<Element> {
         guard count >= 0 else { return .invalidArgument("skip(\(count)) needs count >= 0") }
-        return Infallible(asObservable().skip(count, file: file, line: line))
+        return Infallible(asObservable().skip(count))
     }
 
     /// Skips the elements emitted during `duration` after subscription.
@@ -254,8 +254,8 @@ extension InfallibleType {
     /// source:        --1--2--3--|
     /// skip(for 50):  -------2--3--|   (the first 50 ticks are dropped)
     /// ```
-    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().skip(duration, scheduler: scheduler, file: file, line: line))
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(asObservable().skip(duration, scheduler: scheduler))
     }
 
     /// Skips elements while `predicate` is `true`, then emits everything.
@@ -264,8 +264,8 @@ extension InfallibleType {
     /// source:                  --1--2--3--1--|
     /// skip(while: { $0 < 3 }): --------3--1--|
     /// ```
-    public func skip(while predicate: @escaping (Element) -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().skip(while: predicate, file: file, line: line))
+    public func skip(while predicate: @escaping (Element) -> Bool) -> Infallible<Element> {
+        Infallible(asObservable().skip(while: predicate))
     }
 
     /// Skips elements until `other` emits an element.
@@ -279,8 +279,8 @@ extension InfallibleType {
     /// `other` may be any sequence (a relay, an `Observable`, ...), as in RxSwift.
     /// If it fails, the error is reported to ``Hooks/contractViolationHandler``
     /// and this sequence completes (it cannot fail).
-    public func skip<Source: ObservableConvertibleType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        .guarding(asObservable().skip(until: other, file: file, line: line), "skip(until:)")
+    public func skip<Source: ObservableConvertibleType>(until other: Source) -> Infallible<Element> {
+        .guarding(asObservable().skip(until: other), "skip(until:)")
     }
 
     /// Emits the first `count` elements, then completes.
@@ -293,9 +293,9 @@ extension InfallibleType {
     /// A negative `count` is reported to ``Hooks/contractViolationHandler`` and
     /// the sequence completes at once.
     @inlinable
-    public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
+    public func take(_ count: Int) -> Infallible<Element> {
         guard count >= 0 else { return .invalidArgument("take(\(count)) needs count >= 0") }
-        return Infallible(asObservable().take(count, file: file, line: line))
+        return Infallible(asObservable().take(count))
     }
 
     /// Emits the elements of the first `duration` after subscription, then
@@ -305,8 +305,8 @@ extension InfallibleType {
     /// source:        --1--2--3--|
     /// take(for 50):  --1--|
     /// ```
-    public func take(for duration: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().take(for: duration, scheduler: scheduler, file: file, line: line))
+    public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(asObservable().take(for: duration, scheduler: scheduler))
     }
 
     /// Emits elements while `predicate` is `true`; completes at the first element
@@ -316,8 +316,8 @@ extension InfallibleType {
     /// source:                  --1--2--3--1--|
     /// take(while: { $0 < 3 }): --1--2--|
     /// ```
-    public func take(while predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().take(while: predicate, behavior: behavior, file: file, line: line))
+    public func take(while predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> Infallible<Element> {
+        Infallible(asObservable().take(while: predicate, behavior: behavior))
     }
 
     /// Emits elements until `predicate` is `true` for one; then completes (after
@@ -327,8 +327,8 @@ extension InfallibleType {
     /// source:                   --1--2--3--1--|
     /// take(until: { $0 == 2 }): --1--|
     /// ```
-    public func take(until predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().take(until: predicate, behavior: behavior, file: file, line: line))
+    public func take(until predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> Infallible<Element> {
+        Infallible(asObservable().take(until: predicate, behavior: behavior))
     }
 
     /// Emits elements until `other` emits an element, then completes.
@@ -342,8 +342,8 @@ extension InfallibleType {
     /// `other` may be any sequence (a relay, an `Observable`, ...), as in RxSwift.
     /// If it fails, the error is reported to ``Hooks/contractViolationHandler``
     /// and this sequence completes (it cannot fail).
-    public func take<Source: ObservableConvertibleType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        .guarding(asObservable().take(until: other, file: file, line: line), "take(until:)")
+    public func take<Source: ObservableConvertibleType>(until other: Source) -> Infallible<Element> {
+        .guarding(asObservable().take(until: other), "take(until:)")
     }
 
     /// Emits the last `count` elements when the source completes.
@@ -352,9 +352,9 @@ extension InfallibleType {
     /// source:       --1--2--3--|
     /// takeLast(2):  -----------(23|)
     /// ```
-    public func takeLast(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
+    public func takeLast(_ count: Int) -> Infallible<Element> {
         guard count >= 0 else { return .invalidArgument("takeLast(\(count)) needs count >= 0") }
-        return Infallible(asObservable().takeLast(count, file: file, line: line))
+        return Infallible(asObservable().takeLast(count))
     }
 
     /// Emits the element at `index` (from 0), then completes. Completes without
@@ -366,9 +366,9 @@ extension InfallibleType {
     /// source:         --a--b--c--|
     /// element(at: 1): -----(b|)
     /// ```
-    public func element(at index: Int, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
+    public func element(at index: Int) -> Infallible<Element> {
         guard index >= 0 else { return .invalidArgument("element(at: \(index)) needs index >= 0") }
-        return Infallible(asObservable().skip(index, file: file, line: line).take(1, file: file, line: line))
+        return Infallible(asObservable().skip(index).take(1))
     }
 
     /// Emits `default` then completes if the source completes without elements.
@@ -377,8 +377,8 @@ extension InfallibleType {
     /// source:              -----|
     /// ifEmpty(default: 0): -----(0|)
     /// ```
-    public func ifEmpty(default: Element, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().ifEmpty(default: `default`, file: file, line: line))
+    public func ifEmpty(default: Element) -> Infallible<Element> {
+        Infallible(asObservable().ifEmpty(default: `default`))
     }
 
     /// Continues with `other` if the source completes without elements.
@@ -388,8 +388,8 @@ extension InfallibleType {
     /// other:                      -1-2-|
     /// ifEmpty(switchTo: other): ------1-2-|
     /// ```
-    public func ifEmpty(switchTo other: Infallible<Element>, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().ifEmpty(switchTo: other.asObservable(), file: file, line: line))
+    public func ifEmpty(switchTo other: Infallible<Element>) -> Infallible<Element> {
+        Infallible(asObservable().ifEmpty(switchTo: other.asObservable()))
     }
 }
 
@@ -401,8 +401,8 @@ extension InfallibleType where Element: Equatable {
     /// distinctUntilChanged():  --1-----2-----1--|
     /// ```
     @inlinable
-    public func distinctUntilChanged(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().distinctUntilChanged(file: file, line: line))
+    public func distinctUntilChanged() -> Infallible<Element> {
+        Infallible(asObservable().distinctUntilChanged())
     }
 }
 
@@ -414,8 +414,8 @@ extension InfallibleType {
     /// distinctUntilChanged(\.letter):  --a1------b1--|
     /// ```
     @inlinable
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().distinctUntilChanged(keySelector, file: file, line: line))
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key) -> Infallible<Element> {
+        Infallible(asObservable().distinctUntilChanged(keySelector))
     }
 
     /// Drops elements that `comparer` says are equal to the previous one.
@@ -425,8 +425,8 @@ extension InfallibleType {
     /// distinctUntilChanged { $0 / 2 == $1 / 2 }: --1--2--4-----|
     /// ```
     @inlinable
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().distinctUntilChanged(comparer, file: file, line: line))
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool) -> Infallible<Element> {
+        Infallible(asObservable().distinctUntilChanged(comparer))
     }
 
     /// Drops elements whose key `comparer` says equals the previous element's key.
@@ -438,10 +438,9 @@ extension InfallibleType {
     /// ```
     @inlinable
     public func distinctUntilChanged<Key>(
-        _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool,
-        file: StaticString = #fileID, line: UInt = #line
+        _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool
     ) -> Infallible<Element> {
-        Infallible(asObservable().distinctUntilChanged(keySelector, comparer: comparer, file: file, line: line))
+        Infallible(asObservable().distinctUntilChanged(keySelector, comparer: comparer))
     }
 
     /// Drops elements whose property at `keyPath` equals the previous element's.
@@ -451,8 +450,8 @@ extension InfallibleType {
     /// distinctUntilChanged(at: \.letter):  --a1------b1--|
     /// ```
     @inlinable
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().distinctUntilChanged(at: keyPath, file: file, line: line))
+    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> Infallible<Element> {
+        Infallible(asObservable().distinctUntilChanged(at: keyPath))
     }
 }
 
@@ -466,8 +465,8 @@ extension InfallibleType {
     /// source:            --a-b-----c--|
     /// debounce(20):      --------b----c|
     /// ```
-    public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().debounce(dueTime, scheduler: scheduler, file: file, line: line))
+    public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(asObservable().debounce(dueTime, scheduler: scheduler))
     }
 
     /// Emits at most one element per `dueTime`: the first of a burst at once and,
@@ -478,8 +477,8 @@ extension InfallibleType {
     /// throttle(30, latest: true): --a--c------d--|
     /// throttle(30, latest: false):--a---------d--|
     /// ```
-    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().throttle(dueTime, latest: latest, scheduler: scheduler, file: file, line: line))
+    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(asObservable().throttle(dueTime, latest: latest, scheduler: scheduler))
     }
 
     /// Shifts every event by `dueTime` on `scheduler`.
@@ -488,8 +487,8 @@ extension InfallibleType {
     /// source:     --1--2--|
     /// delay(30):  -----1--2--|
     /// ```
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().delay(dueTime, scheduler: scheduler, file: file, line: line))
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(asObservable().delay(dueTime, scheduler: scheduler))
     }
 
     /// Subscribes to the source `dueTime` after the subscription.
@@ -498,8 +497,8 @@ extension InfallibleType {
     /// source (cold):          --1--|
     /// delaySubscription(30):  -----1--|
     /// ```
-    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().delaySubscription(dueTime, scheduler: scheduler, file: file, line: line))
+    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
+        Infallible(asObservable().delaySubscription(dueTime, scheduler: scheduler))
     }
 
     /// Delivers every event on `scheduler`.
@@ -508,8 +507,8 @@ extension InfallibleType {
     /// source (thread A):        --1--2--|
     /// observe(on: B) (thread B): --1--2--|
     /// ```
-    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element> {
-        Infallible(asObservable().observe(on: scheduler, file: file, line: line))
+    public func observe(on scheduler: ImmediateSchedulerType) -> Infallible<Element> {
+        Infallible(asObservable().observe(on: scheduler))
     }
 
     /// Subscribes to (and disposes) the source on `scheduler`.
@@ -528,7 +527,7 @@ extension InfallibleType {
 extension InfallibleType {
     /// Shares one subscription to the source between all subscribers, replaying
     /// the latest `replay` elements to each new one (see
-    /// ``ObservableType/share(replay:scope:file:line:)``).
+    /// ``ObservableType/share(replay:scope:)``).
     ///
     /// ```
     /// source:          --1--2--3--|
@@ -562,14 +561,13 @@ extension InfallibleType {
         afterCompleted: (() -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        onDispose: (() -> Void)? = nil
     ) -> Infallible<Element> {
         Infallible(asObservable().do(
             onNext: onNext, afterNext: afterNext,
             onCompleted: onCompleted, afterCompleted: afterCompleted,
             onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose
-        , file: file, line: line))
+        ))
     }
 
     /// Prints every event, subscription and disposal (see
@@ -595,10 +593,9 @@ extension InfallibleType {
     /// withUnretained(owner):  --(owner,1)--(owner,2)--|
     /// ```
     public func withUnretained<Object: AnyObject, Out>(
-        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out,
-        file: StaticString = #fileID, line: UInt = #line
+        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
     ) -> Infallible<Out> {
-        Infallible<Out>(asObservable().withUnretained(obj, resultSelector: resultSelector, file: file, line: line))
+        Infallible<Out>(asObservable().withUnretained(obj, resultSelector: resultSelector))
     }
 
     /// Pairs each element with `obj`, held weakly; an element that arrives after
@@ -608,7 +605,7 @@ extension InfallibleType {
     /// source:                 --1--2-----3--
     /// withUnretained(owner):  --(o,1)--(o,2)--|   (owner gone before 3)
     /// ```
-    public func withUnretained<Object: AnyObject>(_ obj: Object, file: StaticString = #fileID, line: UInt = #line) -> Infallible<(Object, Element)> {
-        Infallible<(Object, Element)>(asObservable().withUnretained(obj, file: file, line: line))
+    public func withUnretained<Object: AnyObject>(_ obj: Object) -> Infallible<(Object, Element)> {
+        Infallible<(Object, Element)>(asObservable().withUnretained(obj))
     }
 }

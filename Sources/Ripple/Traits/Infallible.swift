@@ -199,9 +199,9 @@ extension InfallibleType {
     @inlinable
     public func subscribe(
         _ on: @escaping (Event<Element>) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
-        asObservable().subscribe(on, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+        asObservable().subscribe(on, delivery: .forSubscriber(isolation, "subscribe(_:)"))
     }
 
     /// Subscribes a closure that receives every event (Swift 5 language mode: it
@@ -232,11 +232,11 @@ extension InfallibleType {
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         asObservable().subscribe(
             onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(onNext:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(onNext:onCompleted:onDisposed:)")
         )
     }
 
@@ -270,11 +270,11 @@ extension InfallibleType {
         onNext: ((Object, Element) -> Void)? = nil,
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         asObservable().subscribe(
             with: object, onNext: onNext, onError: nil, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(with:onNext:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(with:onNext:onCompleted:onDisposed:)")
         )
     }
 

@@ -23,15 +23,14 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        onDispose: (() -> Void)? = nil
     ) -> Maybe<Element> {
         Maybe(raw: primitiveSequence.source.do(
             onNext: onNext, afterNext: afterNext,
             onError: onError, afterError: afterError,
             onCompleted: onCompleted, afterCompleted: afterCompleted,
             onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose
-        , file: file, line: line))
+        ))
     }
 
     /// Transforms the element, if any, with `transform`.
@@ -44,8 +43,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// map { $0 * 10 }:    --(10|)     --|
     /// ```
     @inlinable
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
-        Maybe(raw: primitiveSequence.source.map(transform, file: file, line: line))
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.map(transform))
     }
 
     /// Transforms the element, if any, with `transform` and keeps the result only
@@ -60,8 +59,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// compactMap { odd($0) }:  --(1|)      --|
     /// ```
     @inlinable
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
-        Maybe(raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
+    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.compactMap(transform))
     }
 
     /// Keeps the element, if any, only when it satisfies `predicate`.
@@ -75,8 +74,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// filter { $0.isEven }:   --(2|)      --|
     /// ```
     @inlinable
-    public func filter(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-        Maybe(raw: primitiveSequence.source.filter(predicate, file: file, line: line))
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.filter(predicate))
     }
 
     /// Continues with the `Maybe` that `selector` returns for the element. An
@@ -104,8 +103,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// source:                 --(1|)     --|
     /// ifEmpty(default: 0):    --(1|)     --(0|)
     /// ```
-    public func ifEmpty(default: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        Single(raw: primitiveSequence.source.ifEmpty(default: `default`, file: file, line: line))
+    public func ifEmpty(default: Element) -> Single<Element> {
+        Single(raw: primitiveSequence.source.ifEmpty(default: `default`))
     }
 
     /// Continues with `other` (subscribed at that moment) when this `Maybe`
@@ -119,8 +118,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// other (cold):                 --(7|)
     /// ifEmpty(switchTo: other):   ----(7|)
     /// ```
-    public func ifEmpty(switchTo other: Maybe<Element>, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-        Maybe(raw: primitiveSequence.source.ifEmpty(switchTo: other.source, file: file, line: line))
+    public func ifEmpty(switchTo other: Maybe<Element>) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.ifEmpty(switchTo: other.source))
     }
 
     /// Continues with the ``Single`` `other` (subscribed at that moment) when this
@@ -134,8 +133,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// other (cold):                 --(7|)
     /// ifEmpty(switchTo: other):   ----(7|)
     /// ```
-    public func ifEmpty(switchTo other: Single<Element>, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        Single(raw: primitiveSequence.source.ifEmpty(switchTo: other.source, file: file, line: line))
+    public func ifEmpty(switchTo other: Single<Element>) -> Single<Element> {
+        Single(raw: primitiveSequence.source.ifEmpty(switchTo: other.source))
     }
 
     /// When the source fails, succeeds with `element` instead.
@@ -147,11 +146,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// source:               --#
     /// catchAndReturn(0):    --(0|)
     /// ```
-    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-        Maybe(raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
+    public func catchAndReturn(_ element: Element) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
-    /// Deprecated spelling of ``catchAndReturn(_:file:line:)->Maybe<Self.Element>``.
+    /// Deprecated spelling of ``catchAndReturn(_:)->Maybe<Self.Element>``.
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Maybe<Element> {
         catchAndReturn(element)
@@ -177,13 +176,12 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// zip:   -----(3|)           -----|      resultSelector: { $0.reduce(0, +) }
     /// ```
     public static func zip<Collection: Swift.Collection, Result>(
-        _ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result
     ) -> Maybe<Result> where Collection.Element == Maybe<Element> {
         if collection.isEmpty {
             return Maybe<Result>.deferred { .just(try resultSelector([])) }
         }
-        return Maybe(raw: Observable.zip(collection.map { $0.source }, resultSelector: resultSelector, file: file, line: line))
+        return Maybe(raw: Observable.zip(collection.map { $0.source }, resultSelector: resultSelector))
     }
 
     /// Waits for every `Maybe` of `collection` (all subscribed at once) and
@@ -199,12 +197,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// zip:   -----([1, 2]|)        -----|
     /// ```
     public static func zip<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> Maybe<[Element]> where Collection.Element == Maybe<Element> {
         if collection.isEmpty {
             return Maybe<[Element]>.just([])
         }
-        return Maybe(raw: Observable.zip(collection.map { $0.source }, file: file, line: line))
+        return Maybe(raw: Observable.zip(collection.map { $0.source }))
     }
 }

@@ -34,9 +34,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     @available(swift, introduced: 6)
     public func subscribe(
         _ observer: @escaping (MaybeEvent<Element>) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
-        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)"))
     }
 
     /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
@@ -78,11 +78,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onError: ((Swift.Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onError:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onError:onCompleted:onDisposed:)")
         )
     }
 
@@ -127,7 +127,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// argument.
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
-    ///   the main actor only, as with ``subscribe(onSuccess:onError:onCompleted:onDisposed:isolation:file:line:)``.
+    ///   the main actor only, as with ``subscribe(onSuccess:onError:onCompleted:onDisposed:isolation:)``.
     @available(swift, introduced: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -135,11 +135,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onError: ((Object, Swift.Error) -> Void)? = nil,
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             with: object, onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(with:onSuccess:onError:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(with:onSuccess:onError:onCompleted:onDisposed:)")
         )
     }
 

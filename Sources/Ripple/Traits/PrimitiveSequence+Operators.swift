@@ -40,11 +40,10 @@ extension PrimitiveSequence {
     /// ```
     public static func using<Resource: Disposable>(
         _ resourceFactory: @escaping () throws -> Resource,
-        primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>,
-        file: StaticString = #fileID, line: UInt = #line
+        primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>
     ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: Observable.using(
-            resourceFactory, observableFactory: { try primitiveSequenceFactory($0).asObservable() }, file: file, line: line
+            resourceFactory, observableFactory: { try primitiveSequenceFactory($0).asObservable() }
         ))
     }
 }
@@ -57,8 +56,8 @@ extension PrimitiveSequence where Element: RxAbstractInteger {
     /// timer(30):  ------------------------------(0|)
     ///             ^ subscribed                  ^ 30 later
     /// ```
-    public static func timer(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable<Element>.timer(dueTime, scheduler: scheduler, file: file, line: line))
+    public static func timer(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable<Element>.timer(dueTime, scheduler: scheduler))
     }
 }
 
@@ -75,8 +74,8 @@ extension PrimitiveSequence {
     /// source:            --(1|)          --#
     /// delay(3):          -----(1|)       --#
     /// ```
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler, file: file, line: line))
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
     }
 
     /// Subscribes to the source only after `dueTime` has passed on `scheduler`.
@@ -88,8 +87,8 @@ extension PrimitiveSequence {
     /// source (cold):              --(1|)
     /// delaySubscription(3):    -----(1|)
     /// ```
-    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.delaySubscription(dueTime, scheduler: scheduler, file: file, line: line))
+    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.delaySubscription(dueTime, scheduler: scheduler))
     }
 
     /// Delivers the outcome on `scheduler`.
@@ -100,11 +99,11 @@ extension PrimitiveSequence {
     /// source (thread A):           --(1|)
     /// observe(on: B) (thread B):   ---(1|)
     /// ```
-    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.observe(on: scheduler, file: file, line: line))
+    public func observe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.observe(on: scheduler))
     }
 
-    /// Deprecated spelling of ``observe(on:file:line:)``.
+    /// Deprecated spelling of ``observe(on:)``.
     @available(*, deprecated, renamed: "observe(on:)")
     public func observeOn(_ scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
         observe(on: scheduler)
@@ -113,7 +112,7 @@ extension PrimitiveSequence {
     /// Subscribes to (and disposes) the source on `scheduler`.
     ///
     /// Succeeds, completes or fails as the source does; where the outcome is
-    /// delivered depends on the source (use ``observe(on:file:line:)`` to choose it).
+    /// delivered depends on the source (use ``observe(on:)`` to choose it).
     ///
     /// ```
     /// subscribe(on: B):   the source's subscription side effects run on B
@@ -138,11 +137,11 @@ extension PrimitiveSequence {
     /// source:                --------(1|)
     /// timeout(5, scheduler): -----#            (RxError.timeout)
     /// ```
-    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler, file: file, line: line))
+    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler))
     }
 
-    /// Like ``timeout(_:scheduler:file:line:)``, but when the time passes, disposes the
+    /// Like ``timeout(_:scheduler:)``, but when the time passes, disposes the
     /// source and continues with `other` (subscribed at that moment) instead of
     /// failing.
     ///
@@ -154,10 +153,9 @@ extension PrimitiveSequence {
     /// timeout(5, other:, scheduler):   -----------(2|)
     /// ```
     public func timeout(
-        _ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType,
-        file: StaticString = #fileID, line: UInt = #line
+        _ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.timeout(dueTime, other: other.source, scheduler: scheduler, file: file, line: line))
+        PrimitiveSequence(raw: source.timeout(dueTime, other: other.source, scheduler: scheduler))
     }
 }
 
@@ -197,8 +195,8 @@ extension PrimitiveSequence {
     /// source (cold):  --#          (fails twice, then succeeds)
     /// retry():        ------------(1|)
     /// ```
-    public func retry(file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry(file: file, line: line))
+    public func retry() -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry())
     }
 
     /// Subscribes to the source up to `maxAttemptCount` times in all, as long as
@@ -213,8 +211,8 @@ extension PrimitiveSequence {
     /// source (cold):  --#
     /// retry(2):       ----#
     /// ```
-    public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry(maxAttemptCount, file: file, line: line))
+    public func retry(_ maxAttemptCount: Int) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(maxAttemptCount))
     }
 
     /// Resubscribes to the source when the sequence built by `notificationHandler`
@@ -231,10 +229,9 @@ extension PrimitiveSequence {
     /// retry(when: { $0.take(2) }):    ------(1|)   (the third attempt succeeds)
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType, Error: Swift.Error>(
-        when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable,
-        file: StaticString = #fileID, line: UInt = #line
+        when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry(when: notificationHandler, file: file, line: line))
+        PrimitiveSequence(raw: source.retry(when: notificationHandler))
     }
 
     /// Like the typed `retry(when:)`, with the handler receiving every error.
@@ -244,10 +241,9 @@ extension PrimitiveSequence {
     /// retry(when: { $0.take(1) }):    ----(1|)   (the second attempt succeeds)
     /// ```
     public func retry<TriggerObservable: ObservableConvertibleType>(
-        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
-        file: StaticString = #fileID, line: UInt = #line
+        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.retry(when: notificationHandler, file: file, line: line))
+        PrimitiveSequence(raw: source.retry(when: notificationHandler))
     }
 
     /// Deprecated spelling of the typed `retry(when:)`.

@@ -16,11 +16,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2>(
         _ source1: Single<E1>, _ source2: Single<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2) throws -> Element
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1) }))
     }
 }
 
@@ -37,10 +36,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----((1, 2)|)
     /// ```
     public static func zip<E1, E2>(
-        _ source1: Single<E1>, _ source2: Single<E2>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Single<E1>, _ source2: Single<E2>
     ) -> Single<(E1, E2)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line)))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -61,11 +59,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
-        resultSelector: @escaping (E1, E2, E3) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3) throws -> Element
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2) }, file: file, line: line))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2) }))
     }
 }
 
@@ -83,10 +80,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  --------((1, 2, 3)|)
     /// ```
     public static func zip<E1, E2, E3>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>
     ) -> Single<(E1, E2, E3)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line)))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -108,11 +104,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
-        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }, file: file, line: line))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }))
     }
 }
 
@@ -131,10 +126,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----------((1, 2, 3, 4)|)
     /// ```
     public static func zip<E1, E2, E3, E4>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>
     ) -> Single<(E1, E2, E3, E4)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line)))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -157,11 +151,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }, file: file, line: line))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }))
     }
 }
 
@@ -181,10 +174,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  --------------((1, 2, 3, 4, 5)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>
     ) -> Single<(E1, E2, E3, E4, E5)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line)))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -208,11 +200,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }, file: file, line: line))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }))
     }
 }
 
@@ -233,10 +224,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----------------((1, 2, 3, 4, 5, 6)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>
     ) -> Single<(E1, E2, E3, E4, E5, E6)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line)))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -261,11 +251,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }, file: file, line: line))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }))
     }
 }
 
@@ -287,10 +276,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  --------------------((1, 2, 3, 4, 5, 6, 7)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>
     ) -> Single<(E1, E2, E3, E4, E5, E6, E7)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line)))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -316,11 +304,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element
     ) -> Single<Element> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }, file: file, line: line))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }))
     }
 }
 
@@ -343,10 +330,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// zip:  -----------------------((1, 2, 3, 4, 5, 6, 7, 8)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
-        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>
     ) -> Single<(E1, E2, E3, E4, E5, E6, E7, E8)> {
-        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line)))
+        Single(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -368,11 +354,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1) }, file: file, line: line))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1) }))
     }
 }
 
@@ -391,10 +376,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----((1, 2)|)
     /// ```
     public static func zip<E1, E2>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>
     ) -> Maybe<(E1, E2)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip", file, line)))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -417,11 +401,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
-        resultSelector: @escaping (E1, E2, E3) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2) }, file: file, line: line))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2) }))
     }
 }
 
@@ -441,10 +424,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  --------((1, 2, 3)|)
     /// ```
     public static func zip<E1, E2, E3>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>
     ) -> Maybe<(E1, E2, E3)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip", file, line)))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -468,11 +450,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
-        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }, file: file, line: line))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3) }))
     }
 }
 
@@ -493,10 +474,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----------((1, 2, 3, 4)|)
     /// ```
     public static func zip<E1, E2, E3, E4>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>
     ) -> Maybe<(E1, E2, E3, E4)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip", file, line)))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -521,11 +501,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }, file: file, line: line))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4) }))
     }
 }
 
@@ -547,10 +526,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  --------------((1, 2, 3, 4, 5)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>
     ) -> Maybe<(E1, E2, E3, E4, E5)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip", file, line)))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -576,11 +554,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }, file: file, line: line))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5) }))
     }
 }
 
@@ -603,10 +580,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----------------((1, 2, 3, 4, 5, 6)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>
     ) -> Maybe<(E1, E2, E3, E4, E5, E6)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip", file, line)))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -633,11 +609,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }, file: file, line: line))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6) }))
     }
 }
 
@@ -661,10 +636,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  --------------------((1, 2, 3, 4, 5, 6, 7)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>
     ) -> Maybe<(E1, E2, E3, E4, E5, E6, E7)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip", file, line)))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, site: SiteLiteral("zip")))
     }
 }
 
@@ -692,11 +666,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>,
-        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
+        resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element
     ) -> Maybe<Element> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line))
-            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }, file: file, line: line))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip"))
+            .map({ try resultSelector($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7) }))
     }
 }
 
@@ -721,9 +694,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// zip:  -----------------------((1, 2, 3, 4, 5, 6, 7, 8)|)
     /// ```
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
-        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>
     ) -> Maybe<(E1, E2, E3, E4, E5, E6, E7, E8)> {
-        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip", file, line)))
+        Maybe(raw: ZipFactory.zip(source1.source, source2.source, source3.source, source4.source, source5.source, source6.source, source7.source, source8.source, site: SiteLiteral("zip")))
     }
 }

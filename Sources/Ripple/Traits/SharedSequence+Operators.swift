@@ -17,8 +17,8 @@ extension SharedSequenceConvertibleType {
     /// source:           --1--2--3--
     /// map { $0 * 10 }:  --10-20-30-
     /// ```
-    public func map<Result>(_ transform: @escaping (Element) -> Result, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Result> {
-        SharedSequence(asObservable().map(transform, file: file, line: line))
+    public func map<Result>(_ transform: @escaping (Element) -> Result) -> SharedSequence<SharingStrategy, Result> {
+        SharedSequence(asObservable().map(transform))
     }
 
     /// Transforms each element with `transform` and skips the `nil` results.
@@ -27,8 +27,8 @@ extension SharedSequenceConvertibleType {
     /// source:                 --"1"--"x"--"3"--
     /// compactMap { Int($0) }: --1---------3----
     /// ```
-    public func compactMap<Result>(_ transform: @escaping (Element) -> Result?, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Result> {
-        SharedSequence(asObservable().compactMap(transform, file: file, line: line))
+    public func compactMap<Result>(_ transform: @escaping (Element) -> Result?) -> SharedSequence<SharingStrategy, Result> {
+        SharedSequence(asObservable().compactMap(transform))
     }
 
     /// Emits only the elements for which `predicate` is `true`.
@@ -37,8 +37,8 @@ extension SharedSequenceConvertibleType {
     /// source:                  --1--2--3--4--
     /// filter { $0 % 2 == 0 }:  -----2-----4--
     /// ```
-    public func filter(_ predicate: @escaping (Element) -> Bool, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().filter(predicate, file: file, line: line))
+    public func filter(_ predicate: @escaping (Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().filter(predicate))
     }
 
     /// Emits `seed` combined with each element by `accumulator`, keeping the
@@ -48,19 +48,19 @@ extension SharedSequenceConvertibleType {
     /// source:                   --1--2--3--
     /// scan(0, accumulator: +):  --1--3--6--
     /// ```
-    public func scan<A>(_ seed: A, accumulator: @escaping (A, Element) -> A, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, A> {
-        SharedSequence(asObservable().scan(seed, accumulator: accumulator, file: file, line: line))
+    public func scan<A>(_ seed: A, accumulator: @escaping (A, Element) -> A) -> SharedSequence<SharingStrategy, A> {
+        SharedSequence(asObservable().scan(seed, accumulator: accumulator))
     }
 
-    /// Like ``scan(_:accumulator:file:line:)``, with an accumulator that mutates the running
+    /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the running
     /// value in place.
     ///
     /// ```
     /// source:                            --a--b--
     /// scan(into: []) { $0.append($1) }:  --[a]-[a,b]-
     /// ```
-    public func scan<A>(into seed: A, accumulator: @escaping (inout A, Element) -> Void, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, A> {
-        SharedSequence(asObservable().scan(into: seed, accumulator: accumulator, file: file, line: line))
+    public func scan<A>(into seed: A, accumulator: @escaping (inout A, Element) -> Void) -> SharedSequence<SharingStrategy, A> {
+        SharedSequence(asObservable().scan(into: seed, accumulator: accumulator))
     }
 
     /// Emits `elements` first (on subscription, on the subscribing thread), then
@@ -90,10 +90,9 @@ extension SharedSequenceConvertibleType {
     ///
     /// The typical search screen: `query.flatMapLatest { api.search($0).asDriver(onErrorJustReturn: []) }`.
     public func flatMapLatest<Sharing, Result>(
-        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
-        SharedSequence(asObservable().flatMapLatest(selector, file: file, line: line))
+        SharedSequence(asObservable().flatMapLatest(selector))
     }
 
     /// Maps each element to a shared sequence, ignoring elements that arrive
@@ -106,10 +105,9 @@ extension SharedSequenceConvertibleType {
     /// flatMapFirst(selector): ----a--b-----c-    (2 ignored)
     /// ```
     public func flatMapFirst<Sharing, Result>(
-        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
-        SharedSequence(asObservable().flatMapFirst(selector, file: file, line: line))
+        SharedSequence(asObservable().flatMapFirst(selector))
     }
 
     /// Maps each element to a shared sequence and merges all of them.
@@ -121,10 +119,9 @@ extension SharedSequenceConvertibleType {
     /// flatMap(selector): ----a--b-----c--d---
     /// ```
     public func flatMap<Sharing, Result>(
-        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
-        SharedSequence(asObservable().flatMap(selector, file: file, line: line))
+        SharedSequence(asObservable().flatMap(selector))
     }
 
     /// Maps each element to a shared sequence and concatenates them: each inner
@@ -137,10 +134,9 @@ extension SharedSequenceConvertibleType {
     /// concatMap(selector): ----a--b--c--d----
     /// ```
     public func concatMap<Sharing, Result>(
-        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>,
-        file: StaticString = #fileID, line: UInt = #line
+        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
-        SharedSequence(asObservable().concatMap(selector, file: file, line: line))
+        SharedSequence(asObservable().concatMap(selector))
     }
 }
 
@@ -154,8 +150,8 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     /// y:                       --4--
     /// switchLatest():  ----1-----4------
     /// ```
-    public func switchLatest(file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<Element.SharingStrategy, Element.Element> {
-        SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.switchLatest(file: file, line: line))
+    public func switchLatest() -> SharedSequence<Element.SharingStrategy, Element.Element> {
+        SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.switchLatest())
     }
 
     /// Merges the elements of every inner sequence.
@@ -166,8 +162,8 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     /// y:                --3--4|
     /// merge():  ----1--2--3--4-
     /// ```
-    public func merge(file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<Element.SharingStrategy, Element.Element> {
-        SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.merge(file: file, line: line))
+    public func merge() -> SharedSequence<Element.SharingStrategy, Element.Element> {
+        SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.merge())
     }
 
     /// Merges the inner sequences, at most `maxConcurrent` at a time; the others
@@ -180,11 +176,11 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     /// y:                                --3|
     /// merge(maxConcurrent: 1):  ----1--2--3---   (y waits for x)
     /// ```
-    public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<Element.SharingStrategy, Element.Element> {
+    public func merge(maxConcurrent: Int) -> SharedSequence<Element.SharingStrategy, Element.Element> {
         guard maxConcurrent > 0 else {
             return .invalidArgument("merge(maxConcurrent: \(maxConcurrent)) needs maxConcurrent > 0")
         }
-        return SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.merge(maxConcurrent: maxConcurrent, file: file, line: line))
+        return SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.merge(maxConcurrent: maxConcurrent))
     }
 }
 
@@ -198,9 +194,9 @@ extension SharedSequenceConvertibleType {
     /// source:   --1--2--3--
     /// skip(2):  --------3--
     /// ```
-    public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
+    public func skip(_ count: Int) -> SharedSequence<SharingStrategy, Element> {
         guard count >= 0 else { return .invalidArgument("skip(\(count)) needs count >= 0") }
-        return SharedSequence(asObservable().skip(count, file: file, line: line))
+        return SharedSequence(asObservable().skip(count))
     }
 
     /// Skips elements while `predicate` is `true`, then emits everything.
@@ -209,8 +205,8 @@ extension SharedSequenceConvertibleType {
     /// source:                   --1--2--3--1--
     /// skip(while: { $0 < 3 }):  --------3--1--
     /// ```
-    public func skip(while predicate: @escaping (Element) -> Bool, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().skip(while: predicate, file: file, line: line))
+    public func skip(while predicate: @escaping (Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().skip(while: predicate))
     }
 
     /// Emits the first `count` elements, then completes. A negative `count` is
@@ -221,9 +217,9 @@ extension SharedSequenceConvertibleType {
     /// source:   --1--2--3--
     /// take(2):  --1--(2|)
     /// ```
-    public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
+    public func take(_ count: Int) -> SharedSequence<SharingStrategy, Element> {
         guard count >= 0 else { return .invalidArgument("take(\(count)) needs count >= 0") }
-        return SharedSequence(asObservable().take(count, file: file, line: line))
+        return SharedSequence(asObservable().take(count))
     }
 
     /// Emits the elements of the first `duration` after subscription (measured
@@ -233,8 +229,8 @@ extension SharedSequenceConvertibleType {
     /// source:        --1--2--3--
     /// take(for 50):  --1--|
     /// ```
-    public func take(for duration: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().take(for: duration, scheduler: SharingStrategy.scheduler, file: file, line: line))
+    public func take(for duration: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().take(for: duration, scheduler: SharingStrategy.scheduler))
     }
 
     /// Emits elements while `predicate` is `true`; completes at the first element
@@ -244,8 +240,8 @@ extension SharedSequenceConvertibleType {
     /// source:                   --1--2--3--1--
     /// take(while: { $0 < 3 }):  --1--2--|
     /// ```
-    public func take(while predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().take(while: predicate, behavior: behavior, file: file, line: line))
+    public func take(while predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().take(while: predicate, behavior: behavior))
     }
 
     /// Emits elements until `predicate` is `true` for one; then completes (after
@@ -255,8 +251,8 @@ extension SharedSequenceConvertibleType {
     /// source:                    --1--2--3--
     /// take(until: { $0 == 2 }):  --1--|
     /// ```
-    public func take(until predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().take(until: predicate, behavior: behavior, file: file, line: line))
+    public func take(until predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().take(until: predicate, behavior: behavior))
     }
 
     /// Emits elements until `other` emits an element, then completes.
@@ -266,8 +262,8 @@ extension SharedSequenceConvertibleType {
     /// other:              -------x------
     /// take(until: other): --1--2-|
     /// ```
-    public func take<Other: SharedSequenceConvertibleType>(until other: Other, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().take(until: other.asSharedSequence().asObservable(), file: file, line: line))
+    public func take<Other: SharedSequenceConvertibleType>(until other: Other) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().take(until: other.asSharedSequence().asObservable()))
     }
 }
 
@@ -278,8 +274,8 @@ extension SharedSequenceConvertibleType where Element: Equatable {
     /// source:                  --1--1--2--2--1--
     /// distinctUntilChanged():  --1-----2-----1--
     /// ```
-    public func distinctUntilChanged(file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().distinctUntilChanged(file: file, line: line))
+    public func distinctUntilChanged() -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged())
     }
 }
 
@@ -290,8 +286,8 @@ extension SharedSequenceConvertibleType {
     /// source:                              --a1--a2--b1--
     /// distinctUntilChanged { $0.letter }:  --a1------b1--
     /// ```
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().distinctUntilChanged(keySelector, file: file, line: line))
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged(keySelector))
     }
 
     /// Drops elements that `comparer` says are equal to the previous one.
@@ -300,8 +296,8 @@ extension SharedSequenceConvertibleType {
     /// source:                                     --1--2--4--5--
     /// distinctUntilChanged { $0 / 2 == $1 / 2 }:  --1--2--4-----
     /// ```
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().distinctUntilChanged(comparer, file: file, line: line))
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged(comparer))
     }
 
     /// Drops elements whose key `comparer` says equals the previous element's key.
@@ -312,10 +308,9 @@ extension SharedSequenceConvertibleType {
     ///                                                       --a1------b3--
     /// ```
     public func distinctUntilChanged<Key>(
-        _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool,
-        file: StaticString = #fileID, line: UInt = #line
+        _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool
     ) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().distinctUntilChanged(keySelector, comparer: comparer, file: file, line: line))
+        SharedSequence(asObservable().distinctUntilChanged(keySelector, comparer: comparer))
     }
 
     /// Drops elements whose property at `keyPath` equals the previous element's.
@@ -324,8 +319,8 @@ extension SharedSequenceConvertibleType {
     /// source:                              --a1--a2--b1--
     /// distinctUntilChanged(at: \.letter):  --a1------b1--
     /// ```
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().distinctUntilChanged(at: keyPath, file: file, line: line))
+    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged(at: keyPath))
     }
 }
 
@@ -340,8 +335,8 @@ extension SharedSequenceConvertibleType {
     /// source:        --a-b-----c--|
     /// debounce(20):  --------b----c|
     /// ```
-    public func debounce(_ dueTime: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().debounce(dueTime, scheduler: SharingStrategy.scheduler, file: file, line: line))
+    public func debounce(_ dueTime: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().debounce(dueTime, scheduler: SharingStrategy.scheduler))
     }
 
     /// Emits at most one element per `dueTime` (on the sharing scheduler): the
@@ -353,8 +348,8 @@ extension SharedSequenceConvertibleType {
     /// throttle(30, latest: true):  --a--c------d--
     /// throttle(30, latest: false): --a---------d--
     /// ```
-    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().throttle(dueTime, latest: latest, scheduler: SharingStrategy.scheduler, file: file, line: line))
+    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().throttle(dueTime, latest: latest, scheduler: SharingStrategy.scheduler))
     }
 
     /// Shifts every element (and completion) by `dueTime` on the sharing
@@ -364,8 +359,8 @@ extension SharedSequenceConvertibleType {
     /// source:     --1--2--|
     /// delay(30):  -----1--2--|
     /// ```
-    public func delay(_ dueTime: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(asObservable().delay(dueTime, scheduler: SharingStrategy.scheduler, file: file, line: line))
+    public func delay(_ dueTime: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().delay(dueTime, scheduler: SharingStrategy.scheduler))
     }
 }
 
@@ -380,9 +375,9 @@ extension SharedSequence {
     /// source2:  ----2-----4
     /// merge:    --1-2---3-4
     /// ```
-    public static func merge<Collection: Swift.Collection>(_ sources: Collection, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element>
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> SharedSequence<SharingStrategy, Element>
     where Collection.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+        SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// Merges the elements of all `sources` as they arrive.
@@ -390,8 +385,8 @@ extension SharedSequence {
     /// ```
     /// merge([a, b]):  --a1-b1--a2--
     /// ```
-    public static func merge(_ sources: [SharedSequence<SharingStrategy, Element>], file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+    public static func merge(_ sources: [SharedSequence<SharingStrategy, Element>]) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// Merges the elements of all `sources` as they arrive.
@@ -399,8 +394,8 @@ extension SharedSequence {
     /// ```
     /// merge(countUp, countDown):  --u-d--u--
     /// ```
-    public static func merge(_ sources: SharedSequence<SharingStrategy, Element>..., file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+    public static func merge(_ sources: SharedSequence<SharingStrategy, Element>...) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// The sequences one after the other: each is subscribed when the previous
@@ -411,9 +406,9 @@ extension SharedSequence {
     /// source2:       --2--|
     /// concat:   --1----2--|
     /// ```
-    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element>
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> SharedSequence<SharingStrategy, Element>
     where Sequence.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.concat(sequence.lazy.map { $0.asObservable() }, file: file, line: line))
+        SharedSequence(Observable.concat(sequence.lazy.map { $0.asObservable() }))
     }
 
     /// The sequences one after the other; completes after the last one.
@@ -421,9 +416,9 @@ extension SharedSequence {
     /// ```
     /// concat([a, b]):  --a1--a2|--b1--|   (b starts when a completed)
     /// ```
-    public static func concat<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element>
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> SharedSequence<SharingStrategy, Element>
     where Collection.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.concat(collection.map { $0.asObservable() }, file: file, line: line))
+        SharedSequence(Observable.concat(collection.map { $0.asObservable() }))
     }
 }
 
@@ -436,10 +431,9 @@ extension SharedSequenceConvertibleType {
     /// zip:      -----1a-------2b-
     /// ```
     public static func zip<Collection: Swift.Collection, Result>(
-        _ collection: Collection, resultSelector: @escaping ([Element]) -> Result,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection, resultSelector: @escaping ([Element]) -> Result
     ) -> SharedSequence<SharingStrategy, Result> where Collection.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector, file: file, line: line))
+        SharedSequence(Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 
     /// Emits arrays of the elements of all sources combined by position.
@@ -450,10 +444,9 @@ extension SharedSequenceConvertibleType {
     /// zip:      -----[1,a]-----[2,b]-
     /// ```
     public static func zip<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.zip(collection.map { $0.asObservable() }, file: file, line: line))
+        SharedSequence(Observable.zip(collection.map { $0.asObservable() }))
     }
 
     /// Combines the latest elements of all sources with `resultSelector` each
@@ -465,10 +458,9 @@ extension SharedSequenceConvertibleType {
     /// combineLatest:  -----1a-2a-2b-
     /// ```
     public static func combineLatest<Collection: Swift.Collection, Result>(
-        _ collection: Collection, resultSelector: @escaping ([Element]) -> Result,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection, resultSelector: @escaping ([Element]) -> Result
     ) -> SharedSequence<SharingStrategy, Result> where Collection.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.combineLatest(collection.map { $0.asObservable() }, resultSelector: resultSelector, file: file, line: line))
+        SharedSequence(Observable.combineLatest(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 
     /// Emits arrays of the latest elements of all sources each time one of them
@@ -480,10 +472,9 @@ extension SharedSequenceConvertibleType {
     /// combineLatest:  -----[1,a]-[2,a]-[2,b]-
     /// ```
     public static func combineLatest<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.combineLatest(collection.map { $0.asObservable() }, file: file, line: line))
+        SharedSequence(Observable.combineLatest(collection.map { $0.asObservable() }))
     }
 
     /// Combines each element with the latest element of `second` through
@@ -499,10 +490,9 @@ extension SharedSequenceConvertibleType {
     ///
     /// Completes when the source completes.
     public func withLatestFrom<SecondO: SharedSequenceConvertibleType, ResultType>(
-        _ second: SecondO, resultSelector: @escaping (Element, SecondO.Element) -> ResultType,
-        file: StaticString = #fileID, line: UInt = #line
+        _ second: SecondO, resultSelector: @escaping (Element, SecondO.Element) -> ResultType
     ) -> SharedSequence<SharingStrategy, ResultType> {
-        SharedSequence(asObservable().withLatestFrom(second.asSharedSequence(), resultSelector: resultSelector, file: file, line: line))
+        SharedSequence(asObservable().withLatestFrom(second.asSharedSequence(), resultSelector: resultSelector))
     }
 
     /// Emits the latest element of `second` each time the source emits; elements
@@ -513,8 +503,8 @@ extension SharedSequenceConvertibleType {
     /// second:                 -----a----b---
     /// withLatestFrom(second): --------a--b--
     /// ```
-    public func withLatestFrom<SecondO: SharedSequenceConvertibleType>(_ second: SecondO, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, SecondO.Element> {
-        SharedSequence(asObservable().withLatestFrom(second.asSharedSequence(), file: file, line: line))
+    public func withLatestFrom<SecondO: SharedSequenceConvertibleType>(_ second: SecondO) -> SharedSequence<SharingStrategy, SecondO.Element> {
+        SharedSequence(asObservable().withLatestFrom(second.asSharedSequence()))
     }
 }
 
@@ -538,14 +528,13 @@ extension SharedSequenceConvertibleType {
         afterCompleted: (() -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        onDispose: (() -> Void)? = nil
     ) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().do(
             onNext: onNext, afterNext: afterNext,
             onCompleted: onCompleted, afterCompleted: afterCompleted,
             onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose
-        , file: file, line: line))
+        ))
     }
 
     /// Prints every event, subscription and disposal (see
@@ -571,10 +560,9 @@ extension SharedSequenceConvertibleType {
     /// withUnretained(owner): --(owner,1)--(owner,2)--
     /// ```
     public func withUnretained<Object: AnyObject, Out>(
-        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out,
-        file: StaticString = #fileID, line: UInt = #line
+        _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
     ) -> SharedSequence<SharingStrategy, Out> {
-        SharedSequence(asObservable().withUnretained(obj, resultSelector: resultSelector, file: file, line: line))
+        SharedSequence(asObservable().withUnretained(obj, resultSelector: resultSelector))
     }
 
     /// Pairs each element with `obj`, held weakly; an element that arrives after
@@ -584,8 +572,8 @@ extension SharedSequenceConvertibleType {
     /// source:                 --1--2-----3--
     /// withUnretained(owner):  --(o,1)--(o,2)--|   (owner gone before 3)
     /// ```
-    public func withUnretained<Object: AnyObject>(_ obj: Object, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, (Object, Element)> {
-        SharedSequence(asObservable().withUnretained(obj, file: file, line: line))
+    public func withUnretained<Object: AnyObject>(_ obj: Object) -> SharedSequence<SharingStrategy, (Object, Element)> {
+        SharedSequence(asObservable().withUnretained(obj))
     }
 }
 

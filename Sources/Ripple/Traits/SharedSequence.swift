@@ -12,7 +12,7 @@ public protocol SharingStrategyProtocol {
     static var scheduler: SchedulerType { get }
 
     /// Shares `source` between subscribers (for example with
-    /// ``ObservableType/share(replay:scope:file:line:)``).
+    /// ``ObservableType/share(replay:scope:)``).
     static func share<Element>(_ source: Observable<Element>) -> Observable<Element>
 }
 
@@ -172,18 +172,19 @@ extension SharedSequence where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
-    public static func interval(_ period: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler, file: file, line: line))
+    public static func interval(_ period: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler))
     }
 
-    /// Emits 0 after `dueTime`, then 1, 2, ... every `period` (or completes right
-    /// after the 0 without a `period`), on the sharing scheduler.
+    /// Emits 0 after `dueTime`, then 1, 2, ... every `period`, on the sharing
+    /// scheduler; never completes. (`period` is required, as in RxSwift: a
+    /// one-shot timer is `Observable.timer(_:scheduler:)` then `asDriver`.)
     ///
     /// ```
     /// timer(5, period: 10):  ----0---------1---------2--...
     /// ```
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, file: StaticString = #fileID, line: UInt = #line) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler, file: file, line: line))
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
     }
 }
 

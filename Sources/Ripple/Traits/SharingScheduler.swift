@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Chooses the scheduler on which ``Driver`` and ``Signal`` deliver their
 /// elements: the main scheduler in an app, a test scheduler in a test.
 ///
@@ -53,7 +51,7 @@ public enum SharingScheduler {
     @discardableResult
     public static func mock<Result>(makeScheduler: @escaping () -> SchedulerType, action: () throws -> Result) rethrows -> Result {
         let factory = SchedulerFactory(makeScheduler)
-        let id = nextMockID.add(1, ordering: .relaxed).newValue
+        let id = AtomicCell.add(&nextMockID, 1, ordering: .relaxed).newValue
         globalMocks.withLock { $0.append((id, factory)) }
         defer {
             globalMocks.withLock { mocks in
@@ -74,7 +72,7 @@ public enum SharingScheduler {
 
     /// Every active mock, oldest first: what other threads see.
     private static let globalMocks = LockedState<[(id: Int, factory: SchedulerFactory)]>([])
-    private static let nextMockID = Atomic<Int>(0)
+    @exclusivity(unchecked) private nonisolated(unsafe) static var nextMockID = AtomicCell<Int>(0)
 }
 
 /// A scheduler factory that can be stored in a task-local value.

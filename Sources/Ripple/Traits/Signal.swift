@@ -187,18 +187,18 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     /// once, after completion or disposal.
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
-    ///   the main actor only, as with ``emit(onNext:onCompleted:onDisposed:isolation:file:line:)``.
+    ///   the main actor only, as with ``emit(onNext:onCompleted:onDisposed:isolation:)``.
     @available(swift, introduced: 6)
     public func emit<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         emit(
             with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "emit(with:onNext:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "emit(with:onNext:onCompleted:onDisposed:)")
         )
     }
 
@@ -245,11 +245,11 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         emit(
             onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "emit(onNext:onCompleted:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "emit(onNext:onCompleted:onDisposed:)")
         )
     }
 

@@ -20,14 +20,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         afterError: ((Swift.Error) throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        onDispose: (() -> Void)? = nil
     ) -> Single<Element> {
         Single(raw: primitiveSequence.source.do(
             onNext: onSuccess, afterNext: afterSuccess,
             onError: onError, afterError: afterError,
             onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose
-        , file: file, line: line))
+        ))
     }
 
     /// Transforms the element with `transform`.
@@ -40,8 +39,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// map { $0 * 10 }:    --(10|)
     /// ```
     @inlinable
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Single<Result> {
-        Single(raw: primitiveSequence.source.map(transform, file: file, line: line))
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
+        Single(raw: primitiveSequence.source.map(transform))
     }
 
     /// Transforms the element with `transform` and keeps the result only when it
@@ -55,8 +54,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// compactMap { odd($0) }:  --(1|)      --|
     /// ```
     @inlinable
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
-        Maybe(raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
+    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.compactMap(transform))
     }
 
     /// Keeps the element only when it satisfies `predicate`: a ``Maybe``.
@@ -69,8 +68,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// filter { $0.isEven }:   --(2|)      --|
     /// ```
     @inlinable
-    public func filter(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-        Maybe(raw: primitiveSequence.source.filter(predicate, file: file, line: line))
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.filter(predicate))
     }
 
     /// Continues with the `Single` that `selector` returns for the element.
@@ -125,11 +124,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// source:               --#
     /// catchAndReturn(0):    --(0|)
     /// ```
-    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        Single(raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
+    public func catchAndReturn(_ element: Element) -> Single<Element> {
+        Single(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
-    /// Deprecated spelling of ``catchAndReturn(_:file:line:)->Single<Self.Element>``.
+    /// Deprecated spelling of ``catchAndReturn(_:)->Single<Self.Element>``.
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Single<Element> {
         catchAndReturn(element)
@@ -153,13 +152,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// zip:   -----(3|)     resultSelector: { $0.reduce(0, +) }
     /// ```
     public static func zip<Collection: Swift.Collection, Result>(
-        _ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result
     ) -> Single<Result> where Collection.Element == Single<Element> {
         if collection.isEmpty {
             return Single<Result>.deferred { .just(try resultSelector([])) }
         }
-        return Single(raw: Observable.zip(collection.map { $0.source }, resultSelector: resultSelector, file: file, line: line))
+        return Single(raw: Observable.zip(collection.map { $0.source }, resultSelector: resultSelector))
     }
 
     /// Waits for every `Single` of `collection` (all subscribed at once) and
@@ -174,12 +172,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// zip:   -----([1, 2]|)
     /// ```
     public static func zip<Collection: Swift.Collection>(
-        _ collection: Collection,
-        file: StaticString = #fileID, line: UInt = #line
+        _ collection: Collection
     ) -> Single<[Element]> where Collection.Element == Single<Element> {
         if collection.isEmpty {
             return Single<[Element]>.just([])
         }
-        return Single(raw: Observable.zip(collection.map { $0.source }, file: file, line: line))
+        return Single(raw: Observable.zip(collection.map { $0.source }))
     }
 }

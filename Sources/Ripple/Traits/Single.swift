@@ -35,9 +35,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     @available(swift, introduced: 6)
     public func subscribe(
         _ observer: @escaping (SingleEvent<Element>) -> Void,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
-        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)", file, line))
+        subscribe(observer, delivery: .forSubscriber(isolation, "subscribe(_:)"))
     }
 
     /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
@@ -85,11 +85,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onSuccess: ((Element) -> Void)? = nil,
         onFailure: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onFailure:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onFailure:onDisposed:)")
         )
     }
 
@@ -135,11 +135,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onSuccess: ((Element) -> Void)? = nil,
         onError: @escaping (Swift.Error) -> Void,
         onDisposed: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onError:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(onSuccess:onError:onDisposed:)")
         )
     }
 
@@ -159,18 +159,18 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// argument; once `object` is gone, the outcome is ignored.
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
-    ///   the main actor only, as with ``subscribe(onSuccess:onFailure:onDisposed:isolation:file:line:)``.
+    ///   the main actor only, as with ``subscribe(onSuccess:onFailure:onDisposed:isolation:)``.
     @available(swift, introduced: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onSuccess: ((Object, Element) -> Void)? = nil,
         onFailure: ((Object, Swift.Error) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation
     ) -> Disposable {
         subscribe(
             with: object, onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed,
-            delivery: .forSubscriber(isolation, "subscribe(with:onSuccess:onFailure:onDisposed:)", file, line)
+            delivery: .forSubscriber(isolation, "subscribe(with:onSuccess:onFailure:onDisposed:)")
         )
     }
 

@@ -159,56 +159,12 @@ public final class AsyncHTTPClientTransport: HTTPClient, @unchecked Sendable {
         }
     }
 
-    /// A failure reported by AsyncHTTPClient or SwiftNIO, as the
-    /// ``HTTPError`` `URLSession` reports for the same failure.
+    /// A failure reported by AsyncHTTPClient or SwiftNIO, as an
+    /// ``HTTPError`` whose `URLError` code follows ``TransportFault``'s
+    /// table, the one every transport uses.
     static func transportFailure(_ error: Error, url: URL?) -> HTTPError {
         if let error = error as? HTTPError { return error }
-        let code: URLError.Code
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout,
-                .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
-                code = .timedOut
-            case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
-                code = .networkConnectionLost
-            case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
-                code = .badURL
-            case .cancelled:
-                code = .cancelled
-            case .redirectLimitReached, .redirectCycleDetected:
-                code = .httpTooManyRedirects
-            default:
-                code = .badServerResponse
-            }
-        } else if let error = error as? IOError {
-            code = posixCode(error.errnoCode)
-        } else if let error = error as? NIOConnectionError {
-            // Every address failed: refused (or unreachable) unless the name
-            // did not resolve.
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                code = .cannotFindHost
-            } else if let first = error.connectionErrors.first?.error as? IOError {
-                code = posixCode(first.errnoCode)
-            } else {
-                code = .cannotConnectToHost
-            }
-        } else if let error = error as? ChannelError {
-            switch error {
-            case .connectTimeout: code = .timedOut
-            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: code = .networkConnectionLost
-            default: code = .cannotConnectToHost
-            }
-        } else if let error = error as? HTTPParserError {
-            // The connection closed in the middle of the head or the body; or
-            // not an HTTP response: garbage instead of a status line or a header.
-            code = error == .invalidEOFState ? .networkConnectionLost : .badServerResponse
-        } else if error is NIOSSLError || error is BoringSSLError {
-            code = .secureConnectionFailed
-        } else if error is SocketAddressError {
-            code = .cannotFindHost
-        } else {
-            return .transport(from: error)
-        }
+        guard let fault = fault(of: error) else { return .transport(from: error) }
         var userInfo: [String: Any] = [
             NSUnderlyingErrorKey: error,
             NSLocalizedDescriptionKey: "\(error)",
@@ -216,14 +172,65 @@ public final class AsyncHTTPClientTransport: HTTPClient, @unchecked Sendable {
         if let url {
             userInfo[NSURLErrorFailingURLErrorKey] = url
         }
-        return .transport(URLError(code, userInfo: userInfo))
+        return .transport(URLError(fault.code, userInfo: userInfo))
     }
 
-    private static func posixCode(_ errno: CInt) -> URLError.Code {
+    /// The fault an AsyncHTTPClient or SwiftNIO error reports; `nil` for an
+    /// error of another kind.
+    static func fault(of error: Error) -> TransportFault? {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout,
+                .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+                return .timedOut
+            case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
+                return .connectionLost
+            case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
+                return .badURL
+            case .cancelled:
+                return .cancelled
+            case .redirectLimitReached, .redirectCycleDetected:
+                return .tooManyRedirects
+            default:
+                return .malformedResponse
+            }
+        case let error as IOError:
+            return posixFault(error.errnoCode)
+        case let error as NIOConnectionError:
+            // Every address failed: refused (or unreachable) unless the name
+            // did not resolve.
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return .cannotFindHost
+            } else if let first = error.connectionErrors.first?.error as? IOError {
+                return posixFault(first.errnoCode)
+            }
+            return .cannotConnect
+        case let error as ChannelError:
+            switch error {
+            case .connectTimeout: return .timedOut
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return .connectionLost
+            default: return .cannotConnect
+            }
+        case let error as HTTPParserError:
+            // The connection closed in the middle of the head or the body; or
+            // not an HTTP response: garbage instead of a status line, a header
+            // block over SwiftNIO's 80 KiB, a bad chunk size.
+            return error == .invalidEOFState ? .connectionLost : .malformedResponse
+        case is NIOSSLError, is BoringSSLError:
+            return .secureConnectionFailed
+        case is SocketAddressError:
+            return .cannotFindHost
+        default:
+            return nil
+        }
+    }
+
+    private static func posixFault(_ errno: CInt) -> TransportFault {
         switch errno {
-        case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: return .cannotConnectToHost
+        case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: return .cannotConnect
         case ETIMEDOUT: return .timedOut
-        default: return .networkConnectionLost
+        default: return .connectionLost
         }
     }
 }
@@ -331,7 +338,7 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         // stays reusable).
         if !redirecting {
             let data = buffer.withUnsafeReadableBytes { Data($0) }
-            if !run.receiver.body(data) { task.cancel() }
+            if !run.receiver.body(data) { run.stop() }
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }

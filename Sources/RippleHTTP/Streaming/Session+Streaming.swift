@@ -12,10 +12,36 @@ import FoundationNetworking
 /// options.lastEventID = savedID                // resume where the app left off
 /// session.events(for: LiveUpdates(), options: options)
 /// ```
+///
+/// **Reconnection waits.** A stream reconnects after the reconnection time
+/// (the server's `retry:`, else ``reconnectionTime``), never sooner than
+/// ``minimumReconnectionTime``. When connections keep ending without
+/// delivering an event, each wait doubles (from that time, up to
+/// ``maximumReconnectionTime``), spread by ``reconnectionJitter``; the first
+/// connection that delivers an event resets it. A server that answers
+/// `retry: 0` and closes is not hammered.
+///
+/// ```
+/// retry: 0, one event per connection:   wait 0.5 s, 0.5 s, 0.5 s, ...
+/// retry: 0, connections with no event:  wait 0.5 s, then 0.5–1 s, 1–2 s, 2–4 s, ... 15–30 s, 15–30 s, ...
+/// ```
 public struct EventStreamOptions: Sendable {
     /// How long to wait before reconnecting after a connection ended, until
     /// the server sets its own time with `retry:`. Default: 3 s.
     public var reconnectionTime: RxTimeInterval
+    /// The shortest wait before any reconnection or retry, whatever the
+    /// server asks (`retry: 0`) and whatever ``reconnectionTime`` or the
+    /// retry policy say. Default: 0.5 s (Firefox's floor).
+    public var minimumReconnectionTime: RxTimeInterval
+    /// The longest a backed-off wait grows (connections that keep ending
+    /// without an event); a longer reconnection time (the server's `retry:`)
+    /// is still honoured. Default: 30 s.
+    public var maximumReconnectionTime: RxTimeInterval
+    /// Spreads backed-off waits downwards, never below the reconnection time:
+    /// with a factor `f`, a wait `w` becomes a value in `w × (1 - f) ... w`.
+    /// Default: `.proportional(0.5)`. `.none` waits exactly `w`; a fixed or
+    /// seeded random source makes the waits repeatable in tests.
+    public var reconnectionJitter: RetryPolicy.Jitter
     /// Whether an event stream reconnects when its connection ends (for an
     /// idempotent request). Default: `true`. Newline-delimited JSON never
     /// does: it has no way to resume.
@@ -37,9 +63,14 @@ public struct EventStreamOptions: Sendable {
     /// Options; see the properties for the defaults.
     public init(
         reconnectionTime: RxTimeInterval = .seconds(3), reconnects: Bool = true, lastEventID: String? = nil,
-        maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 8 << 20, idleTimeout: TimeInterval = 300
+        maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 8 << 20, idleTimeout: TimeInterval = 300,
+        minimumReconnectionTime: RxTimeInterval = .milliseconds(500), maximumReconnectionTime: RxTimeInterval = .seconds(30),
+        reconnectionJitter: RetryPolicy.Jitter = .proportional(0.5)
     ) {
         self.reconnectionTime = reconnectionTime
+        self.minimumReconnectionTime = minimumReconnectionTime
+        self.maximumReconnectionTime = maximumReconnectionTime
+        self.reconnectionJitter = reconnectionJitter
         self.reconnects = reconnects
         self.lastEventID = lastEventID
         self.maximumLineLength = maximumLineLength
@@ -63,7 +94,10 @@ extension Session {
     ///   ``HTTPError/unacceptableStatusCode(_:headers:body:)``.
     /// - **Reconnection.** When the connection ends (the body ends, or the
     ///   connection is lost), it reconnects after the reconnection time (the
-    ///   server's `retry:`, or ``EventStreamOptions/reconnectionTime``).
+    ///   server's `retry:`, or ``EventStreamOptions/reconnectionTime``), at
+    ///   least ``EventStreamOptions/minimumReconnectionTime`` (0.5 s), backed
+    ///   off with jitter while connections keep ending without an event (see
+    ///   ``EventStreamOptions``).
     ///   A failed attempt (no connection, a timeout, a retried status such as
     ///   `503`) is retried by the request's or the session's ``RetryPolicy``
     ///   (``RetryPolicy/default`` if neither has one), waiting the longer of
@@ -117,6 +151,14 @@ extension Session {
                     return .waiting(seconds: delay, error: error)
                 }
             })
+    }
+
+    /// The options' reconnection waits as the machine applies them.
+    private static func backoff(_ options: EventStreamOptions) -> ReconnectionBackoff {
+        ReconnectionBackoff(
+            minimum: options.minimumReconnectionTime.seconds.flatMap { $0.isFinite ? $0 : nil } ?? 0,
+            maximum: options.maximumReconnectionTime.seconds ?? 0,
+            jitter: options.reconnectionJitter)
     }
 
     private static func eventStreamFormat(_ options: EventStreamOptions) -> EventStreamFormat {
@@ -190,7 +232,7 @@ extension Session {
             let machine = StreamingMachine(
                 format: format(), request: urlRequest, acceptable: request.acceptableStatusCodes,
                 retryPolicy: idempotent || policy.retriesNonIdempotentRequests ? policy : nil,
-                reconnects: reconnects && idempotent)
+                reconnects: reconnects && idempotent, backoff: Session.backoff(options))
             let run = StreamingRun(
                 machine: machine, client: client, scheduler: scheduler, timeout: timeout, observer: observer, output: output, status: status)
             run.start()

@@ -5,11 +5,14 @@ extension MarbleTimeline {
     /// `^` when it was made, its events, and `!` when it was disposed without a
     /// terminal event.
     ///
+    /// Needs macOS 13 / iOS 16 / tvOS 16 / watchOS 9, as `Duration` does.
+    ///
     /// - Parameters:
     ///   - events: The recorded trace.
     ///   - subscription: The subscription to draw (`TraceEvent.subscription`).
     ///   - frame: The duration of one frame; events within one frame share it.
     ///   - origin: The trace timestamp (nanoseconds) of frame 0.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public init(trace events: [TraceEvent], subscription: UInt64, frame: Duration = .milliseconds(10), origin: UInt64 = 0) {
         let nanosecondsPerFrame = Swift.max(1, frame.nanoseconds)
         func frameOf(_ timestamp: UInt64) -> Int {
@@ -51,10 +54,13 @@ extension MarbleDiagram {
     /// // results: ^---B--C
     /// ```
     ///
+    /// Needs macOS 13 / iOS 16 / tvOS 16 / watchOS 9, as `Duration` does.
+    ///
     /// - Parameters:
     ///   - events: The recorded trace.
     ///   - frame: The duration of one frame.
     ///   - streams: The streams to draw (all by default), in this order.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public init(trace events: [TraceEvent], frame: Duration = .milliseconds(10), streams: [String]? = nil) {
         let origin = events.map(\.timestamp).min() ?? 0
         var order: [UInt64] = []
@@ -80,6 +86,7 @@ extension MarbleDiagram {
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Duration {
     var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components

@@ -93,7 +93,8 @@ final class SessionEventsTests: RippleTestCase {
 
     func testWithoutRetryFieldTheReconnectionTimeIsTheOptionsOne() throws {
         stub.stub(.get, "/live", sequence: [.eventStream(try script("-b|")), .eventStream(try script("-c-#"))])
-        var options = EventStreamOptions(reconnectionTime: .milliseconds(100))
+        // (100 ms is below the default floor of 0.5 s: lowered to match.)
+        var options = EventStreamOptions(reconnectionTime: .milliseconds(100), minimumReconnectionTime: .milliseconds(100))
         options.lastEventID = "0"
         let res = scheduler.start(disposed: 500) { self.session.events(for: LiveEvents(), options: options) }
         // Closed at 220, reconnected at 320; lost at 350, reconnected at 450 (the stub answers the last script again).
@@ -104,7 +105,7 @@ final class SessionEventsTests: RippleTestCase {
     func testAFailedConnectionIsRetriedByThePolicyThenTheErrorEndsTheStream() throws {
         stub.stub(.get, "/live", sequence: [.status(503, body: "busy"), .failure(.cannotConnectToHost), .eventStream(try script("-c-|")), .status(502)])
         let res = scheduler.start(disposed: 10_000) {
-            self.session.events(for: LiveEvents(), options: EventStreamOptions(reconnectionTime: .milliseconds(300)))
+            self.session.events(for: LiveEvents(), options: EventStreamOptions(reconnectionTime: .milliseconds(300), minimumReconnectionTime: .milliseconds(300)))
         }
         // 503 at 200; retry 1 after max(1 s, 300 ms) = 1200; refused; retry 2 after 2 s = 3200: open;
         // closed at 3230 → reconnect at 3530: 502 → retry 1 (the count restarted) at 4530: 502 again,
@@ -114,6 +115,21 @@ final class SessionEventsTests: RippleTestCase {
             "6530: error(Unacceptable HTTP status 502 Bad Gateway)",
         ])
         XCTAssertEqual(stub.requests.count, 6)
+    }
+
+    func testRetryZeroWaitsTheFloorAndConnectionsWithoutEventsBackOff() throws {
+        let now = ServerSentEvent(id: "1", data: "z", retry: 0)
+        let delivering = try scheduler.createColdObservable("-z|", values: ["z": now])
+        let empty = try scheduler.createColdObservable("--|", values: ["z": now])
+        stub.stub(.get, "/live", sequence: [.eventStream(delivering), .eventStream(empty), .eventStream(empty), .eventStream(delivering), .status(204)])
+        var options = EventStreamOptions()
+        options.reconnectionJitter = .proportional(0.5, random: { 0.5 })     // takes a quarter off each backed-off wait
+        let res = scheduler.start(disposed: 20_000) { self.session.events(for: LiveEvents(), options: options) }
+        // z at 210 (`retry: 0`), closed at 220 → 0.5 s, the floor → 720: nothing, closed at 740
+        // → 0.5 × 2 × 0.75 = 0.75 s → 1490: nothing, closed at 1510 → 0.5 × 4 × 0.75 = 1.5 s
+        // → 3010: z at 3020, closed at 3030 → the event reset the backoff: 0.5 s → 3530: 204.
+        XCTAssertEqual(res.events, [.next(210, now), .next(3020, now), .completed(3530)])
+        XCTAssertEqual(stub.requests.count, 5)
     }
 
     func testNoContentOnTheFirstRequestCompletesAtOnce() {

@@ -16,12 +16,29 @@ final class StreamingMachineTests: RippleTestCase {
         HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: contentType.map { ["Content-Type": $0] } ?? [:])!
     }
 
-    func machine(policy: RetryPolicy? = RetryPolicy(maxRetries: 2, initialDelay: 0.5), reconnects: Bool = true, lastEventID: String? = nil)
-        -> StreamingMachine<EventStreamFormat>
-    {
+    func machine(
+        policy: RetryPolicy? = RetryPolicy(maxRetries: 2, initialDelay: 0.5), reconnects: Bool = true, lastEventID: String? = nil,
+        backoff: ReconnectionBackoff = .none
+    ) -> StreamingMachine<EventStreamFormat> {
         StreamingMachine(
             format: EventStreamFormat(parser: ServerSentEventParser(lastEventID: lastEventID), defaultReconnectionDelay: 3),
-            request: URLRequest(url: url), acceptable: .successful, retryPolicy: policy, reconnects: reconnects)
+            request: URLRequest(url: url), acceptable: .successful, retryPolicy: policy, reconnects: reconnects, backoff: backoff)
+    }
+
+    /// `EventStreamOptions`' defaults (0.5 s floor, 30 s ceiling), with the
+    /// jitter's draw fixed at `draw`.
+    func defaultBackoff(draw: Double) -> ReconnectionBackoff {
+        ReconnectionBackoff(minimum: 0.5, maximum: 30, jitter: .proportional(0.5, random: { draw }))
+    }
+
+    /// One connection that is accepted, receives `body`, and ends normally:
+    /// the wait before the next one.
+    func connection(_ machine: inout StreamingMachine<EventStreamFormat>, _ body: String) -> TimeInterval? {
+        _ = machine.reconnect()
+        _ = machine.receivedHead(head(200), now: now)
+        _ = machine.receivedBody(Data(body.utf8), now: now)
+        guard case .reconnect(let delay)? = machine.ended(nil, now: now).action else { return nil }
+        return delay
     }
 
     func testTheFirstRequestAsksForAnEventStreamAndAReconnectionSendsTheLastEventID() {
@@ -121,6 +138,78 @@ final class StreamingMachineTests: RippleTestCase {
         _ = open.reconnect()
         _ = open.receivedHead(head(200), now: now)
         XCTAssertNil(open.timedOut(now: now).action)
+    }
+
+    // MARK: Reconnection waits: a floor, and backoff while connections bring nothing
+
+    func testRetryZeroIsRaisedToTheFloor() {
+        // The server: `retry: 0`, one event, close. Each connection
+        // delivered something, so no backoff: the floor alone.
+        var machine = machine(backoff: defaultBackoff(draw: 0.5))
+        let waits = (0..<5).map { _ in connection(&machine, "retry: 0\ndata: x\n\n") }
+        XCTAssertEqual(waits, [0.5, 0.5, 0.5, 0.5, 0.5])
+        XCTAssertEqual(machine.barrenConnections, 0)
+    }
+
+    func testConnectionsThatEndWithoutAnEventWaitTwiceAsLongEachTimeUpToTheMaximum() {
+        var machine = machine(backoff: ReconnectionBackoff(minimum: 0.5, maximum: 30, jitter: .none))
+        let waits = (0..<9).map { _ in connection(&machine, "retry: 0\n\n: only a comment\n") }
+        XCTAssertEqual(waits, [1, 2, 4, 8, 16, 30, 30, 30, 30])
+        XCTAssertEqual(machine.barrenConnections, 9)
+    }
+
+    func testAnEventResetsTheBackoff() {
+        var machine = machine(backoff: ReconnectionBackoff(minimum: 0.5, maximum: 30, jitter: .none))
+        XCTAssertEqual(connection(&machine, "retry: 250\n\n"), 1)
+        XCTAssertEqual(connection(&machine, ""), 2)
+        XCTAssertEqual(connection(&machine, "data: back\n\n"), 0.5, "an event: the reconnection time (250 ms), raised to the floor")
+        XCTAssertEqual(connection(&machine, ""), 1, "the count starts again")
+    }
+
+    func testTheJitterSpreadsBackedOffWaitsDownwardsButNeverBelowTheReconnectionTime() {
+        // Draws near 1 take the most off: half of each wait, with `.proportional(0.5)`.
+        var low = machine(backoff: defaultBackoff(draw: 0.999_999))
+        let lowWaits = (0..<7).map { _ in connection(&low, "retry: 0\n\n").map { ($0 * 1000).rounded() / 1000 } }
+        XCTAssertEqual(lowWaits, [0.5, 1, 2, 4, 8, 15, 15], "never below the 0.5 s floor; 15 s is half the 30 s ceiling")
+        var high = machine(backoff: defaultBackoff(draw: 0))
+        XCTAssertEqual((0..<3).map { _ in connection(&high, "retry: 0\n\n") }, [1, 2, 4], "a draw of 0 takes nothing off")
+        // The reconnection time (here the machine's default, 3 s) is the base:
+        // even a jitter that could take everything off stops there.
+        var server = machine(backoff: ReconnectionBackoff(minimum: 0.5, maximum: 30, jitter: .proportional(1, random: { 0.999 })))
+        XCTAssertEqual(connection(&server, "\n"), 3)
+        XCTAssertEqual(connection(&server, "\n"), 3)
+    }
+
+    func testAServersLongerReconnectionTimeIsHonouredAboveTheMaximum() {
+        var machine = machine(backoff: ReconnectionBackoff(minimum: 0.5, maximum: 30, jitter: .none))
+        XCTAssertEqual(connection(&machine, "retry: 60000\n\n"), 60)
+        XCTAssertEqual(connection(&machine, ""), 60, "the ceiling never shortens what the server asked for")
+    }
+
+    func testAFailedAttemptWaitsAtLeastTheFloor() {
+        var machine = machine(policy: RetryPolicy(maxRetries: 3, initialDelay: 0), backoff: defaultBackoff(draw: 0.5))
+        _ = machine.reconnect()
+        _ = machine.receivedHead(head(200), now: now)
+        _ = machine.receivedBody(Data("retry: 0\n\n".utf8), now: now)
+        _ = machine.ended(nil, now: now)
+        _ = machine.reconnect()
+        guard case .reconnect(let delay)? = machine.ended(HTTPError.transport(URLError(.cannotConnectToHost)), now: now).action else {
+            return XCTFail("no retry")
+        }
+        XCTAssertEqual(delay, 0.5, "a policy without delay and `retry: 0` still wait the floor")
+    }
+
+    func testWithoutABackoffTheWaitIsTheReconnectionTime() {
+        var machine = machine()
+        XCTAssertEqual((0..<3).map { _ in connection(&machine, "retry: 0\n\n") }, [0, 0, 0])
+    }
+
+    func testTheBackoffSurvivesAbsurdSettings() {
+        let backoff = ReconnectionBackoff(minimum: 0.5, maximum: .infinity, jitter: .proportional(.nan, random: { .nan }))
+        XCTAssertEqual(backoff.wait(after: .nan, barrenConnections: 0), 0.5)
+        XCTAssertEqual(backoff.wait(after: -1, barrenConnections: 3), 4)
+        XCTAssertTrue(backoff.wait(after: 1, barrenConnections: Int.max).isFinite)
+        XCTAssertEqual(ReconnectionBackoff(minimum: 0, maximum: 30, jitter: .none).wait(after: 0, barrenConnections: 5), 0)
     }
 
     func testABrokenStreamFailsAfterTheEventsBeforeIt() {

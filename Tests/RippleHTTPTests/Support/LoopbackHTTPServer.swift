@@ -20,8 +20,8 @@ import Darwin
 ///   the connection meanwhile;
 /// - `GET /repos/octocat/hello`: a GitHub-like repository;
 /// - `GET /text`: a plain-text body that is not JSON;
-/// - `* /cut/body`, `* /cut/head`: a connection closed mid-body or before any
-///   response;
+/// - `* /cut/body`, `* /cut/head`, `* /cut/chunked`: a connection closed
+///   mid-body, before any response, or in the middle of a chunk;
 /// - `* /once/head`, `* /once/body` (any query): the first request for a
 ///   target is cut like `/cut/head` or `/cut/body`, the next ones answer
 ///   `200` `ok`;
@@ -41,6 +41,17 @@ import Darwin
 ///   after the last until the client leaves; once the client has every event,
 ///   `204`. `GET /events/json`: the same stream served as `application/json`.
 /// - `GET /ndjson?n=<count>&interval_ms=<gap>`: `{"n":i}` lines;
+/// - `GET /malformed/<fault>`: a response that breaks HTTP/1.1 in one way
+///   (``malformedResponses``), then the close;
+/// - `GET /storm?events=<0|1>`: an event stream that sets `retry: 0`, sends
+///   one event (or none) and closes: a client without a floor on its
+///   reconnection time comes straight back;
+/// - `GET /gzip/zeros?n=<bytes>`: `n` zero bytes as a gzip body of about
+///   `n / 158` bytes (``gzipOfZeros(_:)``), with `Content-Length`;
+/// - `GET /flood?event=<bytes>&total=<bytes>&blank=<0|1>`: an event stream of
+///   `data:` lines of `event` bytes, each ending its event (`blank=1`, the
+///   default) or not (one endless event), as fast as the client reads, until
+///   `total` bytes or the client leaves (``bytesSent(_:)`` counts them);
 /// - anything else: `404`.
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct ReceivedRequest: Sendable {
@@ -118,6 +129,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var connections = 0
     /// The `/once/...` targets already cut.
     private var cutTargets: Set<String> = []
+    /// Body bytes written per path by the routes that count them.
+    private var sent: [String: Int] = [:]
 
     /// A server on `host` (a loopback address: `127.0.0.2` is a second host
     /// on the same machine, another origin for redirect tests).
@@ -178,6 +191,20 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return connections
+    }
+
+    /// The body bytes written so far for `path` (routes that stream: `/flood`,
+    /// `/gzip/zeros`).
+    func bytesSent(_ path: String) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return sent[path] ?? 0
+    }
+
+    fileprivate func countSent(_ path: String, _ bytes: Int) {
+        condition.lock()
+        sent[path, default: 0] += bytes
+        condition.unlock()
     }
 
     /// The most requests that were being answered at the same time.
@@ -482,6 +509,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return CannedResponse(status: 200, writer: { connection in
                 _ = connection.write("HTTP/1.1 200 OK\r\nContent-Le")
             })
+        case (_, "cut") where segments.count > 1 && segments[1] == "chunked":
+            // A chunk announced, then the connection closes in its middle.
+            return CannedResponse(status: 200, writer: { connection in
+                _ = connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nok")
+            })
         case (_, "once") where segments.count == 2:
             // Cut the first time only (see `handle`).
             return CannedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok".utf8), cut: segments[1] == "body" ? .midBody : .beforeResponse)
@@ -539,9 +571,92 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 }
                 connection.server.record(.answered(connection.request.path))
             })
+        case ("GET", "malformed") where segments.count == 2:
+            guard let raw = malformedResponses[String(segments[1])] else { break }
+            return CannedResponse(status: 200, writer: { connection in
+                _ = connection.write(raw)
+                _ = connection.wait(0.3)
+            })
+        case ("GET", "storm"):
+            let withEvent = query(request.query)["events"] != "0"
+            return CannedResponse(status: 200, writer: { connection in
+                _ = connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\nretry: 0\n" + (withEvent ? "data: x\n\n" : "\n"))
+            })
+        case ("GET", "gzip") where request.path == "/gzip/zeros":
+            let body = gzippedZeros(Int(query(request.query)["n"] ?? "0") ?? 0)
+            return CannedResponse(status: 200, writer: { connection in
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+                guard connection.write(head) else { return }
+                var offset = 0
+                while offset < body.count {
+                    let end = min(body.count, offset + 65_536)
+                    guard connection.write(body.subdata(in: offset..<end)) else {
+                        connection.server.record(.clientClosed(connection.request.path))
+                        return
+                    }
+                    connection.server.countSent(connection.request.path, end - offset)
+                    offset = end
+                }
+                connection.server.record(.answered(connection.request.path))
+                _ = connection.wait(2)
+            })
+        case ("GET", "flood"):
+            let parameters = query(request.query)
+            let eventSize = Int(parameters["event"] ?? "1024") ?? 1024
+            let total = Int(parameters["total"] ?? "") ?? Int.max
+            let line = "data: " + String(repeating: "x", count: eventSize) + (parameters["blank"] == "0" ? "\n" : "\n\n")
+            let lines = max(1, (256 << 10) / line.utf8.count)
+            let piece = Data(String(repeating: line, count: lines).utf8)
+            return CannedResponse(status: 200, writer: { connection in
+                guard connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n") else { return }
+                var written = 0
+                while written < total {
+                    guard connection.write(piece) else {
+                        connection.server.record(.clientClosed(connection.request.path))
+                        return
+                    }
+                    connection.server.countSent(connection.request.path, piece.count)
+                    written += piece.count
+                }
+                connection.server.record(.answered(connection.request.path))
+            })
         default:
-            return CannedResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Data("not found".utf8))
+            break
         }
+        return CannedResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Data("not found".utf8))
+    }
+
+    /// `/malformed/<fault>`: responses that break HTTP/1.1, each in one way
+    /// (every transport reports them as `.badServerResponse`).
+    static let malformedResponses: [String: String] = [
+        "status-line": "HTTP/1.1 abc OK\r\nContent-Length: 2\r\n\r\nok",
+        "status-code": "HTTP/1.1 2000 OK\r\nContent-Length: 2\r\n\r\nok",
+        "version": "HTTP/9.9 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        "header-line": "HTTP/1.1 200 OK\r\nno colon here\r\nContent-Length: 2\r\n\r\nok",
+        "header-block-1mb": "HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\nContent-Length: 2\r\n\r\nok",
+        // 5 000 fields of 68 bytes, 340 KB: over libcurl's 300 KiB and SwiftNIO's
+        // 80 KiB. (100 000 short fields take FoundationNetworking 12 s of CPU
+        // before libcurl's limit stops them: it copies its list of header lines
+        // for each new one.)
+        "header-fields-5000": "HTTP/1.1 200 OK\r\n"
+            + (0..<5_000).map { "X-Field-\(String(100_000 + $0)): " + String(repeating: "v", count: 50) + "\r\n" }.joined()
+            + "Content-Length: 2\r\n\r\nok",
+        "content-length": "HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\nok",
+        "chunk-size": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n",
+        "chunk-size-overflow": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nok\r\n0\r\n\r\n",
+    ]
+
+    private static let gzipLock = NSLock()
+    nonisolated(unsafe) private static var gzipCache: [Int: Data] = [:]
+
+    /// ``gzipOfZeros(_:)``, made once per size (under `gzipLock`).
+    static func gzippedZeros(_ count: Int) -> Data {
+        gzipLock.lock()
+        defer { gzipLock.unlock() }
+        if let cached = gzipCache[count] { return cached }
+        let body = gzipOfZeros(count)
+        gzipCache[count] = body
+        return body
     }
 
     /// `/events`: see the type's documentation.

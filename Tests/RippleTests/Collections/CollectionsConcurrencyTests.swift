@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// Stress tests of `ObservableArray` and `ObservableSections`: many threads
@@ -160,8 +159,8 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         for _ in 0..<50 {
             let recorder = Recorder<ArrayChange<Int>>()
             let subscription = array.changes.subscribe(onNext: { recorder.append($0) })
-            let deadline = ContinuousClock.now + .seconds(2)
-            while recorder.values.count < 2 && ContinuousClock.now < deadline { sched_yield() }
+            let deadline = DispatchTime.now() + .seconds(2)
+            while recorder.values.count < 2 && DispatchTime.now() < deadline { sched_yield() }
             subscription.dispose()
             streams.append(recorder.values)
         }

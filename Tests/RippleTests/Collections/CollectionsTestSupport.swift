@@ -1,6 +1,5 @@
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// An element with an identity and contents, to exercise updates.

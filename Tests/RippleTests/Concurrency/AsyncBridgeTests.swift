@@ -2,17 +2,16 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 // MARK: - Helpers
 
 /// Polls `condition` (from an async context) until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
+func eventually(timeout: DispatchTimeInterval = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let deadline = DispatchTime.now() + timeout
     while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(1))
+        if DispatchTime.now() >= deadline { return false }
+        try? await Task.sleep(nanoseconds: 1_000_000)
     }
     return true
 }
@@ -32,7 +31,7 @@ final class AsyncProbe: @unchecked Sendable {
         waiting.add(1, ordering: .acquiringAndReleasing)
         do {
             try await withTaskCancellationHandler {
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(nanoseconds: 60_000_000_000)
             } onCancel: {
                 self.cancellations.add(1, ordering: .acquiringAndReleasing)
             }
@@ -333,7 +332,7 @@ final class AsyncBridgeTests: RippleTestCase {
         XCTAssertTrue(cancelled, "the iterating task saw Task.isCancelled")
         XCTAssertEqual(probe.cancellations.load(ordering: .relaxed), 1)
         // The CancellationError thrown by the sequence is not delivered.
-        try? await Task.sleep(for: .milliseconds(20))
+        try? await Task.sleep(nanoseconds: 20_000_000)
         XCTAssertEqual(recorder.values, [.next(1)])
     }
 
@@ -366,7 +365,7 @@ final class AsyncBridgeTests: RippleTestCase {
 
     func testFromAsyncEmitsTheResultThenCompletes() throws {
         let observable = Observable.fromAsync { () async throws -> Int in
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(nanoseconds: 1_000_000)
             return 42
         }
         XCTAssertEqual(try observable.toBlocking(timeout: 5).toArray(), [42])
@@ -413,7 +412,7 @@ final class AsyncBridgeTests: RippleTestCase {
         subscription.dispose()
         let cancelled = await eventually { probe.sawIsCancelled.load(ordering: .acquiring) == 1 }
         XCTAssertTrue(cancelled, "the work saw Task.isCancelled")
-        try? await Task.sleep(for: .milliseconds(20))
+        try? await Task.sleep(nanoseconds: 20_000_000)
         XCTAssertEqual(recorder.values, [], "no CancellationError after dispose")
     }
 
@@ -486,7 +485,9 @@ final class AsyncBridgeConcurrencyTests: RippleTestCase {
         let lateEvents = Atomic<Int>(0)
         let errors = Atomic<Int>(0)
         for _ in 0..<200 {
-            let (stream, continuation) = AsyncStream<Int>.makeStream()
+            var made: AsyncStream<Int>.Continuation?
+            let stream = AsyncStream<Int> { made = $0 }
+            let continuation = made!
             let disposed = Atomic<Bool>(false)
             let subscription = stream.asObservable().subscribe(
                 onNext: { _ in
@@ -564,7 +565,7 @@ final class AsyncSearchViewModel {
     }
 
     nonisolated static func search(_ query: String) async throws -> [String] {
-        try await Task.sleep(for: .milliseconds(1))
+        try await Task.sleep(nanoseconds: 1_000_000)
         return [query + "!"]
     }
 

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// Disposal racing with inner sequences that finish on other threads, for every

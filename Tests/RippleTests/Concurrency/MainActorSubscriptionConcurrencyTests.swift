@@ -236,6 +236,13 @@ final class MainActorSubscriptionConcurrencyTests: MainActorCheckTestCase {
                 ("drive(with:onNext:onCompleted:onDisposed:)", { driver.drive(with: owner, onNext: { _, v in model.append(v) }) }),
                 ("emit(onNext:onCompleted:onDisposed:)", { signal.emit(onNext: { model.append($0) }) }),
                 ("emit(with:onNext:onCompleted:onDisposed:)", { signal.emit(with: owner, onNext: { _, v in model.append(v) }) }),
+                // An observer's closure written here belongs to the main actor too.
+                ("AnyObserver.init(eventHandler:)", {
+                    elements.subscribe(AnyObserver { if case .next(let v) = $0 { model.append(v) } })
+                }),
+                ("AnyObserver.init(eventHandler:)", {
+                    elements.bind(to: AnyObserver { if case .next(let v) = $0 { model.append(v) } })
+                }),
             ]
             for (index, (method, subscribe)) in forms.enumerated() {
                 let before = model.values.count

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// `values` on `Infallible`, `Driver` and `Signal`: an `AsyncStream` (no `try`).
@@ -166,11 +165,11 @@ final class SharedTraitAsyncConcurrencyTests: RippleTestCase {
                 }
             }
             producer.start()
-            try? await Task.sleep(for: .milliseconds(2))
+            try? await Task.sleep(nanoseconds: 2_000_000)
             consumer.cancel()
             _ = await consumer.value
             stop.store(true, ordering: .relaxed)
-            while !producer.isFinished { try? await Task.sleep(for: .milliseconds(1)) }
+            while !producer.isFinished { try? await Task.sleep(nanoseconds: 1_000_000) }
             XCTAssertEqual(disposals.load(ordering: .relaxed), 1)
         }
     }

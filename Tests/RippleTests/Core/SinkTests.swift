@@ -1,7 +1,6 @@
 import Dispatch
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// The paths of the sink machinery added for speed: the serializing sink's

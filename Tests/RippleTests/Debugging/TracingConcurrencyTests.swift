@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// Tracing, named streams and debug output from many threads at once (also run

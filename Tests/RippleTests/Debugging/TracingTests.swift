@@ -255,6 +255,7 @@ final class TracingTests: RippleTestCase {
 
     // MARK: - Marbles from a trace
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) // Duration frames
     func testTraceBecomesAMarbleDiagram() {
         let recorder = TraceRecorder()
         recorder.start()

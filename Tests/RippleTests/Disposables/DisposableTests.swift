@@ -133,8 +133,9 @@ final class DisposableTests: RippleTestCase {
         XCTAssertEqual(log, [1, 2, 3, 4, 5, 6])
     }
 
-    /// RxSwift's initialisers: unlabelled 2, 3 and 4 arity, an unlabelled variadic
-    /// form and `disposables:` taking an array.
+    /// RxSwift's initialisers: unlabelled 2 and 3 arity, four unlabelled members
+    /// followed by any number more, and `disposables:` taking an array (there is
+    /// no one-member form: RxSwift 6.10.2 has none).
     func testCompositeInitialisersMatchRxSwift() {
         var log: [Int] = []
         func member(_ id: Int) -> Disposable { Disposables.create { log.append(id) } }
@@ -144,7 +145,7 @@ final class DisposableTests: RippleTestCase {
         let five = CompositeDisposable(member(5), member(6), member(7), member(8), member(9))
         XCTAssertEqual(five.count, 5)
         five.dispose()
-        let one = CompositeDisposable(member(10))
+        let one = CompositeDisposable(disposables: [member(10)])
         XCTAssertEqual(one.count, 1)
         one.dispose()
         let array = CompositeDisposable(disposables: [member(11), member(12)])

@@ -1,7 +1,6 @@
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// `NotificationCenter.rx.notification(_:object:)` with RxCocoa's semantics

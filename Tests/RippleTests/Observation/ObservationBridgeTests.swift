@@ -4,6 +4,9 @@ import Ripple
 import RippleTest
 import XCTest
 
+// Observation needs macOS 14 / iOS 17 / tvOS 17 / watchOS 10.
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable
 private final class Editor {
     var title = "a"
@@ -13,6 +16,7 @@ private final class Editor {
     @ObservationIgnored var reads = 0
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 private final class MainActorEditor {
@@ -20,6 +24,7 @@ private final class MainActorEditor {
 }
 
 /// Runs the main run loop (which drains the main queue) until `condition` holds.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 private func spinMainLoop(until condition: () -> Bool, timeout: TimeInterval = 5) {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() && Date() < deadline {
@@ -27,6 +32,7 @@ private func spinMainLoop(until condition: () -> Bool, timeout: TimeInterval = 5
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class ObservationBridgeTests: RippleTestCase {
     func testObservingEmitsTheCurrentValueThenEachChange() {
         let scheduler = TestScheduler(initialClock: 0)

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// Stress tests of the combining operators fed from several threads at once. They

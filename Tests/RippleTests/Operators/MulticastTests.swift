@@ -1,6 +1,5 @@
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// A connectable sequence written outside Ripple, the way RxSwift code bases do in

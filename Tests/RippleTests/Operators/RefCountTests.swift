@@ -1,6 +1,5 @@
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 final class RefCountTests: RippleTestCase {

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// Counts the subscriptions a shared sequence makes to its source.

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// Stress tests: many threads producing, subscribing and disposing at once. Run them
@@ -279,9 +278,8 @@ final class SubjectConcurrencyTests: RippleTestCase {
                 for value in 1...1_101 { subject.onNext(value) }
                 lock.lock()
                 holdingTheLock.signal()
-                let start = ContinuousClock.now
-                for value in 1_102...1_401 { subject.onNext(value) }
-                lockedMilliseconds.store(Int((ContinuousClock.now - start) / .milliseconds(1)), ordering: .relaxed)
+                let locked = duration { for value in 1_102...1_401 { subject.onNext(value) } }
+                lockedMilliseconds.store(locked.milliseconds, ordering: .relaxed)
                 lock.unlock()
                 producerDone.signal()
             }

@@ -1,7 +1,6 @@
 import Foundation
 @testable import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 struct TestError: Error, Equatable, CustomStringConvertible {
@@ -69,10 +68,11 @@ func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
 }
 
 /// Keeps the CPU busy for `duration` (an observer that takes time, without
-/// giving up its thread).
-func spin(for duration: Duration) {
-    let end = ContinuousClock.now + duration
-    while ContinuousClock.now < end {}
+/// giving up its thread). `DispatchTime`, not `ContinuousClock` (macOS 13 /
+/// iOS 16): the tests build for Ripple's minimum, macOS 10.15 / iOS 13.
+func spin(for duration: DispatchTimeInterval) {
+    let end = DispatchTime.now() + duration
+    while DispatchTime.now() < end {}
 }
 
 /// The producer of issue 22.2's tests: once started, another thread sends in a
@@ -93,13 +93,13 @@ final class TightLoopProducer: @unchecked Sendable {
     /// Starts the loop and returns once `count` values were sent.
     func start(andWaitFor count: Int = 100) {
         DispatchQueue.global().async { [self] in
-            let limit = ContinuousClock.now + .seconds(5)
+            let limit = DispatchTime.now() + .seconds(5)
             var value = 0
             while !stopped.load(ordering: .relaxed) {
                 send(value)
                 value += 1
                 sent.store(value, ordering: .relaxed)
-                if value % 64 == 0 && ContinuousClock.now > limit { break }
+                if value % 64 == 0 && DispatchTime.now() > limit { break }
             }
             done.signal()
         }
@@ -114,10 +114,24 @@ final class TightLoopProducer: @unchecked Sendable {
 }
 
 /// How long `body` took.
-func duration(of body: () -> Void) -> Duration {
-    let start = ContinuousClock.now
+func duration(of body: () -> Void) -> Elapsed {
+    let start = DispatchTime.now().uptimeNanoseconds
     body()
-    return ContinuousClock.now - start
+    return Elapsed(nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+}
+
+/// A time ``duration(of:)`` measured, compared with limits written
+/// `.seconds(2)` or `.milliseconds(5)` (what `Duration` gave before the tests
+/// had to build for macOS 10.15 / iOS 13, where it does not exist).
+struct Elapsed: Comparable, CustomStringConvertible {
+    let nanoseconds: UInt64
+
+    static func seconds(_ count: UInt64) -> Elapsed { Elapsed(nanoseconds: count * 1_000_000_000) }
+    static func milliseconds(_ count: UInt64) -> Elapsed { Elapsed(nanoseconds: count * 1_000_000) }
+    static func < (lhs: Elapsed, rhs: Elapsed) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    var milliseconds: Int { Int(nanoseconds / 1_000_000) }
+    var description: String { "\(Double(nanoseconds) / 1_000_000) ms" }
 }
 
 /// Two queues feeding each other (subjects, arrays): `sends[i]` is called
@@ -132,8 +146,8 @@ func duration(of body: () -> Void) -> Duration {
 func stalledWaitsWhileFeedingEachOther(
     perThread: Int, stallLimit: Int, stop: @escaping @Sendable () -> Void, _ sends: [@Sendable () -> Void]
 ) -> (finished: Bool, stalledWaits: Int) {
-    let before = ThrottleWaits.stalledWaits.load(ordering: .relaxed)
-    let stalled: @Sendable () -> Bool = { ThrottleWaits.stalledWaits.load(ordering: .relaxed) - before > stallLimit }
+    let before = AtomicCell.load(&ThrottleWaits.stalledWaits, ordering: .relaxed)
+    let stalled: @Sendable () -> Bool = { AtomicCell.load(&ThrottleWaits.stalledWaits, ordering: .relaxed) - before > stallLimit }
     let group = DispatchGroup()
     for send in sends {
         DispatchQueue.global().async(group: group) {
@@ -148,7 +162,7 @@ func stalledWaitsWhileFeedingEachOther(
         stop()
         finished = group.wait(timeout: .now() + 120) == .success
     }
-    return (finished, ThrottleWaits.stalledWaits.load(ordering: .relaxed) - before)
+    return (finished, AtomicCell.load(&ThrottleWaits.stalledWaits, ordering: .relaxed) - before)
 }
 
 /// Four threads call `call(thread, index)` in tight loops for `duration`; the
@@ -184,7 +198,7 @@ final class DeliveriesPerCall: @unchecked Sendable {
         }
     }
 
-    func run(for duration: Duration, _ call: @escaping @Sendable (_ thread: Int, _ index: Int) -> Void) -> Int {
+    func run(for duration: DispatchTimeInterval, _ call: @escaping @Sendable (_ thread: Int, _ index: Int) -> Void) -> Int {
         let most = Atomic<Int>(0)
         let ready = DispatchGroup()
         let finished = DispatchGroup()
@@ -196,10 +210,10 @@ final class DeliveriesPerCall: @unchecked Sendable {
                 identities[thread] = pthread_self()
                 ready.leave()
                 go.wait()
-                let stop = ContinuousClock.now + duration
+                let stop = DispatchTime.now() + duration
                 var index = 0
                 var mostHere = 0
-                while ContinuousClock.now < stop {
+                while DispatchTime.now() < stop {
                     let before = counts[thread]
                     call(thread, index)
                     mostHere = max(mostHere, counts[thread] - before)

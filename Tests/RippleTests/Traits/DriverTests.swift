@@ -208,10 +208,6 @@ final class DriverTests: RippleTestCase {
             let res = scheduler2.start(disposed: 330) { Driver<Int>.interval(.seconds(50)) }
             XCTAssertEqual(res.events, [.next(250, 0), .next(300, 1)])
         }
-        let scheduler3 = TestScheduler(initialClock: 0)
-        SharingScheduler.mock(scheduler: scheduler3) {
-            XCTAssertEqual(scheduler3.start { Driver<Int>.timer(.seconds(30)) }.events, [.next(230, 0), .completed(230)])
-        }
         let scheduler4 = TestScheduler(initialClock: 0)
         SharingScheduler.mock(scheduler: scheduler4) {
             let periodic = scheduler4.start(disposed: 260) { Driver<Int>.timer(.seconds(30), period: .seconds(20)) }

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleTest
-import Synchronization
 import XCTest
 
 /// Counts the subscriptions and disposals of a trait built with `create`.
@@ -272,7 +271,7 @@ final class TraitAsyncTests: RippleTestCase {
 
     func testCreateFromAsyncWorkSucceeds() async throws {
         let single = Single.create { () async throws -> Int in
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(nanoseconds: 1_000_000)
             return 42
         }
         let value = try await single.value
@@ -343,7 +342,7 @@ final class TraitAsyncTests: RippleTestCase {
         subscription.dispose()
         let cancelled = await eventually { probe.sawIsCancelled.load(ordering: .acquiring) == 1 }
         XCTAssertTrue(cancelled, "the work saw Task.isCancelled")
-        try? await Task.sleep(for: .milliseconds(20))
+        try? await Task.sleep(nanoseconds: 20_000_000)
         XCTAssertEqual(outcomes.values, ["disposed"], "no CancellationError after dispose")
     }
 

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The test scripts refuse a test run that ran no test: `swift test --filter`
+/// with a filter that matches nothing prints "Executed 0 tests" and exits 0.
+/// Run with a stand-in `swift` first on `PATH` (it prints what `swift test`
+/// prints), so that no package is built here.
+@Suite("Test scripts") struct TestScriptTests {
+    static let root = DocumentationLinkTests.root
+
+    /// A directory holding a `swift` that lists three test classes and runs
+    /// 0 tests for a filter containing "Nothing", 3 otherwise.
+    static func fakeSwift() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-fake-swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = """
+            #!/usr/bin/env bash
+            if [ "$1 $2" = "test list" ]; then
+                printf 'RippleTests.TakeLastTests/testA\\nRippleTests.TakeWhileUntilPredicateTests/testB\\nRippleTests.MapTests/testC\\n'
+                exit 0
+            fi
+            case "$*" in
+            *Nothing*) echo "Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds"; echo "Test run with 0 tests in 0 suites passed" ;;
+            *) echo "Executed 3 tests, with 0 failures (0 unexpected) in 0.1 (0.1) seconds" ;;
+            esac
+            """
+        let file = directory.appendingPathComponent("swift")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        return directory
+    }
+
+    /// Runs `script` (relative to the repository) with the stand-in `swift`.
+    static func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let fake = try fakeSwift()
+        defer { try? FileManager.default.removeItem(at: fake) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["bash", root.appendingPathComponent(script).path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = fake.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("test-quick.sh fails a --filter that runs no test, naming the test classes near it")
+    func testQuickFailsAnEmptyFilter() throws {
+        let empty = try Self.run("scripts/test-quick.sh", ["--filter", "TakeNothingTests"])
+        #expect(empty.status == 1, "\(empty.output)")
+        #expect(empty.output.contains("--filter 'TakeNothingTests' matched no test"), "\(empty.output)")
+        #expect(empty.output.contains("Test classes with a near name: TakeLastTests, TakeWhileUntilPredicateTests"), "\(empty.output)")
+
+        let found = try Self.run("scripts/test-quick.sh", ["--filter", "TakeLastTests"])
+        #expect(found.status == 0, "\(found.output)")
+        #expect(!found.output.contains("matched no test"))
+    }
+
+    @Test("check-doc-commands.sh fails a documented test command that runs no test")
+    func checkDocCommandsFailsACommandThatRunsNoTest() throws {
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-doc-\(UUID().uuidString).md")
+        try """
+            ```sh
+            swift test --filter NothingMatchesThis
+            swift test --filter SomethingThatExists
+            ```
+
+            """.write(to: page, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: page) }
+        let result = try Self.run("scripts/check-doc-commands.sh", [page.path])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("FAIL: \(page.path) (block 1): swift test --filter NothingMatchesThis (exit 0, but it ran no test"),
+                "\(result.output)")
+        #expect(result.output.contains("ok:   \(page.path) (block 1): swift test --filter SomethingThatExists (3 XCTest"), "\(result.output)")
+        #expect(result.output.contains("documentation: 1 passed, 1 failed, 0 skipped"), "\(result.output)")
+    }
+}

@@ -57,6 +57,7 @@ SWIFT_6_2 = needs("26", "26", "26", "26", "26")  # Span, InlineArray, Task.immed
 RUNTIME = {"macOS": v("26")}                     # the Runtime module: macOS only (none on iOS, tvOS, ...)
 FOUNDATION_2021 = needs("12", "15", "15", "8")   # format styles, async URLSession, Date.now
 FOUNDATION_2022 = needs("13", "16", "16", "9")   # URL(filePath:), appending(path:)
+UIKIT_14 = {"iOS": v("14"), "tvOS": v("14")}     # UIAction and the closure-based control API
 
 # (description, pattern on code with comments and strings removed, requirement[, module]):
 # an entry with a module is checked in files that import it (`Atomic` means
@@ -91,6 +92,8 @@ APIS = [
     ("URL(filePath:) / appending(path:) / URL.homeDirectory",
      r"\bURL\(\s*filePath:|\.appending\(\s*(path|component|components):|\bURL\.(homeDirectory|temporaryDirectory|currentDirectory)\b",
      FOUNDATION_2022),
+    ("UIAction / addAction(_:for:) / removeAction(identifiedBy:for:)",
+     r"\bUIAction\b|\.addAction\(|\.removeAction\(\s*identifiedBy:", UIKIT_14),
 ]
 
 # Modules that exist only on newer systems. A file imports one either inside
@@ -352,7 +355,7 @@ def check_file(path, text, problems):
 def check_package(root, problems):
     with open(os.path.join(root, "Package.swift")) as file:
         package = file.read()
-    match = re.search(r"platforms:\s*\[(.*?)\]", package, re.S)
+    match = re.search(r"^\s*platforms:\s*\[(.*?)\]", package, re.S | re.M)
     declared = re.sub(r"//[^\n]*", "", match.group(1)) if match else ""
     declared = ", ".join(part.strip() for part in declared.split(",") if part.strip())
     if declared != PACKAGE_PLATFORMS:

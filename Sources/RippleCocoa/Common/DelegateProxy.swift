@@ -78,7 +78,7 @@ class DelegateProxy: NSObject {
     /// the answer of `responds(to:)` changes.
     private var observerCounts: [Selector: Int] = [:]
 
-    func observing<Element>(_ selector: Selector, _ events: Observable<Element>) -> Observable<Element> {
+    func whileObserved<Element>(_ selector: Selector, _ events: Observable<Element>) -> Observable<Element> {
         Observable.create { [weak self] observer in
             guard let self else { return Disposables.create() }
             let subscription = events.subscribe(observer)

@@ -170,7 +170,7 @@ extension Reactive where Base: UICollectionView {
     /// has subscribers the collection offers reordering.
     public var itemMoved: ControlEvent<ItemMovedEvent> {
         let proxy = CollectionViewDataSourceProxy.proxy(for: base)
-        return ControlEvent(events: proxy.observing(CollectionViewDataSourceProxy.moveSelector, proxy.itemMoved.asObservable()))
+        return ControlEvent(events: proxy.whileObserved(CollectionViewDataSourceProxy.moveSelector, proxy.itemMoved.asObservable()))
     }
 
     /// The model of each item the user selects, read from the data source bound

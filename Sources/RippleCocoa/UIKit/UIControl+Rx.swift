@@ -7,24 +7,20 @@ import UIKit
 import Foundation
 import Ripple
 
-/// How a binding hears a control's events: a closure-based `UIAction` with an
-/// identifier unique to the subscription, added with `addAction(_:for:)`
-/// (iOS and tvOS 14) and removed by that identifier on disposal.
-///
-/// The target-action path below is for iOS 13, which has no `addAction`. The
-/// package's minimum today is iOS 18 (Package.swift), so it runs only when a
-/// test asks for it; an `#available(iOS 14.0, tvOS 14.0, *)` check would always
-/// be true there, and Swift warns about such a check ("unnecessary check for
-/// 'iOS'"). Once the minimum goes below 14 (issue 35), the compiler requires
-/// that check around `addAction` and it belongs in the condition below. Both
-/// paths deliver the same events in the same order.
+/// How a binding hears a control's events. iOS and tvOS 14 and later: a
+/// closure-based `UIAction` with an identifier unique to the subscription,
+/// added with `addAction(_:for:)` and removed by that identifier on disposal.
+/// iOS and tvOS 13 (the package's minimum), which have no `addAction`: a
+/// target-action pair with an `ActionTarget`, the one place UIControl bindings
+/// need the Objective-C runtime. Both paths deliver the same events in the
+/// same order; the tests run both (`usesTargetAction`).
 @MainActor
 enum ControlActions {
     /// Tests set it to run the iOS 13 path (target-action) where the iOS 14 API exists.
     static var usesTargetAction = false
 
     static func add(to control: UIControl, for events: UIControl.Event, _ handler: @escaping @MainActor () -> Void) -> Disposable {
-        if !usesTargetAction {
+        if #available(iOS 14.0, tvOS 14.0, *), !usesTargetAction {
             let identifier = UIAction.Identifier("ripple.\(UUID().uuidString)")
             control.addAction(UIAction(identifier: identifier) { _ in handler() }, for: events)
             return MainActorDisposable { [weak control] in

@@ -242,7 +242,7 @@ extension Reactive where Base: UITableView {
 
     private func committed(_ style: UITableViewCell.EditingStyle) -> Observable<IndexPath> {
         let proxy = TableViewDataSourceProxy.proxy(for: base)
-        return proxy.observing(TableViewDataSourceProxy.commitSelector, proxy.committed.filter { $0.0 == style }.map { $0.1 })
+        return proxy.whileObserved(TableViewDataSourceProxy.commitSelector, proxy.committed.filter { $0.0 == style }.map { $0.1 })
     }
 
     /// The index path of each row the user deletes (swipe to delete, or the
@@ -265,7 +265,7 @@ extension Reactive where Base: UITableView {
     /// the row already); update the array the same way.
     public var itemMoved: ControlEvent<ItemMovedEvent> {
         let proxy = TableViewDataSourceProxy.proxy(for: base)
-        return ControlEvent(events: proxy.observing(TableViewDataSourceProxy.moveSelector, proxy.itemMoved.asObservable()))
+        return ControlEvent(events: proxy.whileObserved(TableViewDataSourceProxy.moveSelector, proxy.itemMoved.asObservable()))
     }
 
     /// The model of each row the user selects, read from the data source bound

@@ -11,18 +11,31 @@
 // for 24).
 #define RIPPLE_STACK_MAXIMUM 64
 
+__attribute__((noinline))
 int ripple_stack_capture(uintptr_t *addresses, int capacity) {
     if (addresses == NULL || capacity <= 0) {
         return 0;
     }
-    if (capacity > RIPPLE_STACK_MAXIMUM - 1) {
-        capacity = RIPPLE_STACK_MAXIMUM - 1;
+    if (capacity > RIPPLE_STACK_MAXIMUM - 4) {
+        capacity = RIPPLE_STACK_MAXIMUM - 4;
     }
+    // Where this function returns to: the first frame kept. The frames before
+    // it are this function's own and, in a sanitized build, the sanitizer's
+    // interceptor of `backtrace` (ThreadSanitizer's is one frame more).
+    uintptr_t caller = (uintptr_t)__builtin_return_address(0);
     void *frames[RIPPLE_STACK_MAXIMUM];
-    int count = backtrace(frames, capacity + 1);
+    int count = backtrace(frames, capacity + 4);
+    int first = 0;
+    while (first < count && (uintptr_t)frames[first] != caller) {
+        first++;
+    }
+    if (first == count) {
+        // Not found (an unwinder that reports differently): keep all but the
+        // innermost, which is this function's.
+        first = 1;
+    }
     int kept = 0;
-    // frames[0] is this function's own return address into `backtrace`'s caller.
-    for (int index = 1; index < count; index++) {
+    for (int index = first; index < count && kept < capacity; index++) {
         addresses[kept++] = (uintptr_t)frames[index];
     }
     return kept;

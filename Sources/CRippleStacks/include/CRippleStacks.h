@@ -17,7 +17,8 @@
 
 /// Writes up to `capacity` return addresses of the calling thread into
 /// `addresses`, innermost first, starting with the caller of this function
-/// (its own frame is left out); returns how many were written.
+/// (its own frame, and a sanitizer's interceptor of `backtrace`, are left
+/// out); returns how many were written.
 int ripple_stack_capture(uintptr_t *addresses, int capacity);
 
 /// Finds the loaded image whose segments contain `address`: writes its path

@@ -83,6 +83,21 @@ RIPPLE_ATOMIC_UPDATES(release, memory_order_release, memory_order_relaxed)
 RIPPLE_ATOMIC_UPDATES(acq_rel, memory_order_acq_rel, memory_order_acquire)
 RIPPLE_ATOMIC_UPDATES(seq_cst, memory_order_seq_cst, memory_order_seq_cst)
 
+// One flag read on every operator application and subscription: whether
+// subscriptions and operator sites are recorded (`Hooks.recordsOperatorSites`).
+// A C global rather than a Swift one: Swift code in another module (an app, where
+// Ripple's inlinable operators are compiled) reaches a Swift global through its
+// addressor, a call and a once-check; this one is a load from its address.
+extern uint64_t ripple_records_operator_sites;
+
+RIPPLE_ATOMIC_INLINE bool ripple_recording(void) {
+    return atomic_load_explicit(RIPPLE_ATOMIC_WORD(&ripple_records_operator_sites), memory_order_relaxed) != 0;
+}
+
+RIPPLE_ATOMIC_INLINE void ripple_set_recording(bool on) {
+    atomic_store_explicit(RIPPLE_ATOMIC_WORD(&ripple_records_operator_sites), on ? 1 : 0, memory_order_relaxed);
+}
+
 #undef RIPPLE_ATOMIC_UPDATES
 #undef RIPPLE_ATOMIC_STORE
 #undef RIPPLE_ATOMIC_LOAD

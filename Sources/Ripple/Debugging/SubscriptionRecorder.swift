@@ -1,9 +1,6 @@
+import CRippleAtomics
 import Foundation
 
-/// `true` while subscriptions are recorded (``Hooks/recordsOperatorSites``): the
-/// only thing the subscription machinery reads when recording is off.
-@usableFromInline
-@exclusivity(unchecked) nonisolated(unsafe) var _recordsSubscriptions = AtomicCell<Bool>(false)
 
 extension Hooks {
     /// When `true`, every subscription made from now on is recorded: which
@@ -26,8 +23,8 @@ extension Hooks {
     /// #endif
     /// ```
     public static var recordsOperatorSites: Bool {
-        get { AtomicCell.load(&_recordsSubscriptions, ordering: .relaxed) }
-        set { AtomicCell.store(&_recordsSubscriptions, newValue, ordering: .relaxed) }
+        get { ripple_recording() }
+        set { ripple_set_recording(newValue) }
     }
 }
 
@@ -148,10 +145,12 @@ final class RecordedSubscription: SubscriptionBase, @unchecked Sendable {
 /// `retry`) gets its edges as well.
 @usableFromInline
 enum SubscriptionRecorder {
-    /// Whether subscriptions are recorded: one relaxed load.
+    /// Whether subscriptions are recorded: one relaxed load of a C global
+    /// (`ripple_records_operator_sites`, CRippleAtomics.h), the only thing
+    /// the subscription machinery reads when recording is off.
     @inlinable
     static var isRecording: Bool {
-        AtomicCell.load(&_recordsSubscriptions, ordering: .relaxed)
+        ripple_recording()
     }
 
     struct State {
@@ -197,7 +196,7 @@ enum SubscriptionRecorder {
     /// that the connection's subscription is drawn into it. Just runs `body` when
     /// nothing is recorded.
     static func connecting<Element, Result>(_ observable: Observable<Element>, _ body: () -> Result) -> Result {
-        guard AtomicCell.load(&_recordsSubscriptions, ordering: .relaxed) else { return body() }
+        guard ripple_recording() else { return body() }
         let node = state.withLock { $0.shared[ObjectIdentifier(observable)] }
         guard let node, node.observable === observable else { return body() }
         return with(current: node, body)

@@ -89,6 +89,33 @@ func executablePath() -> String {
     return CommandLine.arguments[0]
 }
 
+/// The executable valgrind runs: a copy of this one without its debugging
+/// information (`objcopy --strip-debug`; the symbol table stays, which is all
+/// `--toggle-collect` needs). Valgrind 3.19 (Debian 12) gives up on the DWARF 5
+/// that clang writes for the package's C targets ("unhandled dwarf2 abbrev form
+/// code 0x25 ... Possibly corrupted debuginfo file"), and debugging information
+/// plays no part in the counts. The original when `objcopy` is missing.
+let measuredExecutable: String = {
+    let original = executablePath()
+    let copy = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ripple-compare-measured-\(ProcessInfo.processInfo.processIdentifier)").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["objcopy", "--strip-debug", original, copy]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return original }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return original }
+    measuredCopy = copy
+    atexit {
+        if let copy = measuredCopy { unlink(copy) }
+    }
+    return copy
+}()
+
+/// The copy `measuredExecutable` made, removed when the process exits.
+nonisolated(unsafe) private var measuredCopy: String?
+
 /// Instructions counted by callgrind in the measured region of one child run.
 func callgrindInstructions(workload: String, implementation: Implementation, size: Int) -> Double {
     let outFile = FileManager.default.temporaryDirectory
@@ -100,7 +127,7 @@ func callgrindInstructions(workload: String, implementation: Implementation, siz
         "valgrind", "--tool=callgrind", "--collect-atstart=no",
         "--toggle-collect=*callgrindMeasuredRegion*",
         "--callgrind-out-file=\(outFile.path)",
-        executablePath(), "--run-once", workload, implementation.rawValue, String(size),
+        measuredExecutable, "--run-once", workload, implementation.rawValue, String(size),
     ]
     let errors = Pipe()
     process.standardError = errors

@@ -34,16 +34,21 @@ struct SizeProgram {
     var name: String
     /// File name in SizePrograms per library.
     var sources: [SizeLibrary: String]
-    /// Ripple's products the program imports besides `Ripple`.
-    var rippleProducts: [String] = []
+    /// The products the program depends on, per library: only what it imports, since
+    /// on Linux an executable keeps all of every module it links.
+    var products: [SizeLibrary: [String]]
 }
 
 let sizePrograms: [SizeProgram] = [
-    SizeProgram(name: "operators", sources: [.ripple: "operators.swift", .rxSwift: "operators.swift"]),
-    SizeProgram(name: "view-model", sources: [.ripple: "view-model.swift", .rxSwift: "view-model.swift"]),
+    SizeProgram(
+        name: "operators", sources: [.ripple: "operators.swift", .rxSwift: "operators.swift"],
+        products: [.ripple: ["Ripple"], .rxSwift: ["RxSwift"]]),
+    SizeProgram(
+        name: "view-model", sources: [.ripple: "view-model.swift", .rxSwift: "view-model.swift"],
+        products: [.ripple: ["Ripple"], .rxSwift: ["RxSwift", "RxRelay", "RxCocoa"]]),
     SizeProgram(
         name: "networking", sources: [.ripple: "networking-Ripple.swift", .rxSwift: "networking-RxSwift.swift"],
-        rippleProducts: ["RippleHTTP"]),
+        products: [.ripple: ["Ripple", "RippleHTTP"], .rxSwift: ["RxSwift", "RxRelay", "RxCocoa"]]),
 ]
 
 /// RxCocoa's files that build on Linux (its traits and URLSession.rx), relative to an
@@ -239,29 +244,33 @@ func writeSizePackage(
     case .ripple:
         dependencies = ".package(name: \"Ripple\", path: \(quoted(repositoryRoot.path)))"
         for program in programs {
-            let products = (["Ripple"] + program.products).map { ".product(name: \"\($0)\", package: \"Ripple\")" }
+            let products = program.products.map { ".product(name: \"\($0)\", package: \"Ripple\")" }
             targets.append(".executableTarget(name: \"\(program.target)\", dependencies: [\(products.joined(separator: ", "))], swiftSettings: [.swiftLanguageMode(.v5)])")
         }
     case .rxSwift:
         guard let rxSwiftPath else { fail("no RxSwift checkout") }
         dependencies = ".package(name: \"RxSwift\", path: \(quoted(rxSwiftPath)))"
         let rx = ".product(name: \"RxSwift\", package: \"RxSwift\"), .product(name: \"RxRelay\", package: \"RxSwift\")"
-        targets.append(".target(name: \"RxCocoa\", dependencies: [\(rx)], swiftSettings: [.swiftLanguageMode(.v5)])")
-        let cocoa = directory.appendingPathComponent("Sources/RxCocoa")
-        do {
-            try manager.createDirectory(at: cocoa, withIntermediateDirectories: true)
-            for file in rxCocoaLinuxFiles {
-                let source = URL(fileURLWithPath: rxSwiftPath).appendingPathComponent(file)
-                guard manager.fileExists(atPath: source.path) else {
-                    fail("\(source.path) is missing: RIPPLE_RXSWIFT_PATH should name a checkout of RxSwift 6.10.2")
+        // Only when a program imports it: `swift build` builds every target.
+        if programs.contains(where: { $0.products.contains("RxCocoa") }) {
+            targets.append(".target(name: \"RxCocoa\", dependencies: [\(rx)], swiftSettings: [.swiftLanguageMode(.v5)])")
+            let cocoa = directory.appendingPathComponent("Sources/RxCocoa")
+            do {
+                try manager.createDirectory(at: cocoa, withIntermediateDirectories: true)
+                for file in rxCocoaLinuxFiles {
+                    let source = URL(fileURLWithPath: rxSwiftPath).appendingPathComponent(file)
+                    guard manager.fileExists(atPath: source.path) else {
+                        fail("\(source.path) is missing: RIPPLE_RXSWIFT_PATH should name a checkout of RxSwift 6.10.2")
+                    }
+                    try manager.createSymbolicLink(at: cocoa.appendingPathComponent(source.lastPathComponent), withDestinationURL: source)
                 }
-                try manager.createSymbolicLink(at: cocoa.appendingPathComponent(source.lastPathComponent), withDestinationURL: source)
+            } catch {
+                fail("could not link RxCocoa's sources: \(error)")
             }
-        } catch {
-            fail("could not link RxCocoa's sources: \(error)")
         }
         for program in programs {
-            targets.append(".executableTarget(name: \"\(program.target)\", dependencies: [\(rx), \"RxCocoa\"], swiftSettings: [.swiftLanguageMode(.v5)])")
+            let products = program.products.map { $0 == "RxCocoa" ? "\"RxCocoa\"" : ".product(name: \"\($0)\", package: \"RxSwift\")" }
+            targets.append(".executableTarget(name: \"\(program.target)\", dependencies: [\(products.joined(separator: ", "))], swiftSettings: [.swiftLanguageMode(.v5)])")
         }
     }
     let manifest = """
@@ -380,7 +389,7 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
         let directory = scratch.appendingPathComponent("ripple")
         writeSizePackage(
             directory, library: .ripple,
-            programs: programs.map { (target: "size-\($0.name)", source: $0.sources[.ripple]!, products: $0.rippleProducts) },
+            programs: programs.map { (target: "size-\($0.name)", source: $0.sources[.ripple]!, products: $0.products[.ripple]!) },
             rxSwiftPath: nil)
         FileHandle.standardError.write("building \(programs.count) programs against Ripple in \(directory.path)\n".data(using: .utf8)!)
         let built = buildSizePackage(directory, executables: programs.map { "size-\($0.name)" }, timed: false)
@@ -416,7 +425,7 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
             let directory = scratch.appendingPathComponent("\(library.rawValue.lowercased())-\(program.name)")
             writeSizePackage(
                 directory, library: library,
-                programs: [(target: "App", source: program.sources[library]!, products: program.rippleProducts)],
+                programs: [(target: "App", source: program.sources[library]!, products: program.products[library]!)],
                 rxSwiftPath: rxSwiftPath)
             FileHandle.standardError.write("building \(program.name) against \(library.rawValue)\n".data(using: .utf8)!)
             let measured = buildSizePackage(directory, executables: ["App"], timed: true)["App"]!

@@ -6,9 +6,9 @@
 # and the platform (the baseline records its `swift --version`).
 #
 # Not part of scripts/test-all.sh: the programs need a release build of Ripple of
-# their own, in a throwaway package (8 min 26 s on the shared 2-core machine at a
-# load average of 5 to 6, 3 min 7 s of CPU time), more than test-all.sh should grow
-# by; see CONTRIBUTING.md.
+# their own, in a throwaway package (4 to 8.5 minutes on the shared 2-core machine,
+# about 3 minutes of CPU time), more than test-all.sh should grow by; see
+# CONTRIBUTING.md.
 #
 # After a change that moves the sizes on purpose, regenerate the baseline
 # (`ripple-compare --write-size-baseline Benchmarks/size-baseline.json`) and commit

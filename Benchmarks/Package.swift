@@ -9,7 +9,9 @@ import PackageDescription
 // - `RippleBenchmarks`: the same workloads as ordo-one/benchmark benchmarks
 //   (`swift package benchmark`), for detailed statistics and regression checks.
 // - `ripple-compare`: one command that prints the side-by-side table and writes
-//   `.results/compare.json`.
+//   `.results/compare.json`. `ripple-compare --size` builds the programs of
+//   `SizePrograms/` (not a target: each is built in a throwaway package of its own)
+//   against Ripple, and against RxSwift when RIPPLE_RXSWIFT_PATH names a checkout.
 //
 // - `ripple-http-stream`: Server-Sent Events per second through `Session.events(for:)`
 //   against each transport's own streaming API, from a loopback server. The

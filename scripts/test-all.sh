@@ -11,6 +11,8 @@
 # the machine's load), and every shell command the documentation shows
 # (scripts/check-doc-commands.sh).
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
+# The app-size gate is a script of its own, scripts/check-size.sh (it costs a
+# release build of Ripple more; CONTRIBUTING.md says why it is not a step here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

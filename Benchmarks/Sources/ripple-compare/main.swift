@@ -17,6 +17,10 @@ import Workloads
 //   ... ripple-compare --filter collection --cpu-time                      # thread CPU time, not wall
 //                                                                          # time (a loaded machine)
 //   ... ripple-compare --memory                                            # bytes per live subscription
+//   ... ripple-compare --size                                              # app size and clean build time
+//                                                                          # (Size.swift; RxSwift column with
+//                                                                          # RIPPLE_RXSWIFT_PATH)
+//   ... ripple-compare --check-size Benchmarks/size-baseline.json          # Ripple's sizes against the baseline
 
 // Start a second thread before measuring anything. While a process has a single
 // thread, glibc skips the atomic instructions of `pthread_mutex_lock`/`unlock`
@@ -60,6 +64,19 @@ if let index = arguments.firstIndex(of: "--run-once") {
 // Bytes per live subscription (Memory.swift).
 if arguments.contains("--memory") {
     runMemoryMode(filter: filter)
+}
+// App size and clean build time (Size.swift).
+if arguments.contains("--size") || value(of: "--check-size") != nil || value(of: "--write-size-baseline") != nil {
+    for flag in ["--check-size", "--write-size-baseline"] where value(of: flag) == "" {
+        fail("\(flag) takes a file")
+    }
+    runSizeMode(
+        filter: filter,
+        check: value(of: "--check-size"),
+        writeBaseline: value(of: "--write-size-baseline"),
+        resultsDirectory: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".results"))
 }
 if arguments.contains("--instructions") || value(of: "--check") != nil || value(of: "--write-baseline") != nil {
     let resultsDirectory = URL(fileURLWithPath: #filePath)

@@ -94,11 +94,12 @@ func executablePath() -> String {
 /// `--toggle-collect` needs). Valgrind 3.19 (Debian 12) gives up on the DWARF 5
 /// that clang writes for the package's C targets ("unhandled dwarf2 abbrev form
 /// code 0x25 ... Possibly corrupted debuginfo file"), and debugging information
-/// plays no part in the counts. The original when `objcopy` is missing.
+/// plays no part in the counts. The original when `objcopy` is missing or fails.
 let measuredExecutable: String = {
     let original = executablePath()
-    let copy = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ripple-compare-measured-\(ProcessInfo.processInfo.processIdentifier)").path
+    // Beside the original: the executable finds its shared libraries (the
+    // malloc interposer) through an `$ORIGIN`-relative run path.
+    let copy = original + ".measured-\(ProcessInfo.processInfo.processIdentifier)"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["objcopy", "--strip-debug", original, copy]

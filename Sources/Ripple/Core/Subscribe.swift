@@ -262,7 +262,7 @@ struct SubscribeHandlers<Element> {
 
     /// Hands an event to its handler.
     @inlinable
-    @inline(__always)
+    @inline(never)
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

@@ -18,9 +18,6 @@ extension ObservableType {
     ///
     /// - Parameters:
     ///   - subject: The subject that broadcasts the source's events.
-    ///   - file: The file the operator is applied in, recorded as its site (see
-    ///     <doc:DebuggingStreams>); leave the default.
-    ///   - line: The line the operator is applied on; leave the default.
     /// - Returns: A connectable sequence; nothing reaches `subject` before `connect()`.
     public func multicast<Subject: SubjectType>(_ subject: Subject) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
@@ -44,9 +41,6 @@ extension ObservableType {
     ///
     /// - Parameters:
     ///   - makeSubject: Creates the subject for a connection.
-    ///   - file: The file the operator is applied in, recorded as its site (see
-    ///     <doc:DebuggingStreams>); leave the default.
-    ///   - line: The line the operator is applied on; leave the default.
     public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
         ConnectableObservableAdapter(site: SiteLiteral("multicast"), source: asObservable(), makeSubject: makeSubject)

@@ -68,9 +68,6 @@ extension ObservableType {
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
     ///   - scope: How long the replay buffer (and a terminal event) is kept.
-    ///   - file: The file the operator is applied in, recorded as its site (see
-    ///     <doc:DebuggingStreams>); leave the default.
-    ///   - line: The line the operator is applied on; leave the default.
     @inlinable
     @inline(never)
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {

@@ -240,13 +240,20 @@ def extract_ripple():
     output.mkdir(parents=True, exist_ok=True)
     for old in output.glob("*.json"):
         old.unlink()
-    modules = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.strip() + "/Modules"
+    bin_path = pathlib.Path(subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True,
+                                           capture_output=True, text=True).stdout.strip())
+    modules = str(bin_path / "Modules")
+    # Ripple imports the package's C targets (CRippleAtomics, CRippleStacks):
+    # their module maps, which SwiftPM writes into the build directory.
+    c_modules = []
+    for module_map in sorted(bin_path.glob("*.build/module.modulemap")):
+        c_modules += ["-Xcc", f"-fmodule-map-file={module_map}"]
     triple = subprocess.run(["swiftc", "-print-target-info"], check=True, capture_output=True, text=True).stdout
     target = json.loads(triple)["target"]["triple"]
     for module in sorted(RIPPLE_MODULES):
-        subprocess.run(["swift", "symbolgraph-extract", "-module-name", module, "-I", modules, "-target", target,
-                        "-minimum-access-level", "public", "-output-dir", str(output)], cwd=ROOT, check=True)
+        subprocess.run(["swift", "symbolgraph-extract", "-module-name", module, "-I", modules, *c_modules,
+                        "-target", target, "-minimum-access-level", "public", "-output-dir", str(output)],
+                       cwd=ROOT, check=True)
     return output
 
 

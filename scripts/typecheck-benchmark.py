@@ -340,6 +340,17 @@ def ripple_modules():
     return modules if os.path.isdir(modules) else bin_path
 
 
+def c_module_maps(modules):
+    """The module maps SwiftPM wrote for the package's C targets (Ripple imports
+    CRippleAtomics and CRippleStacks), as compiler flags: they sit beside the
+    `Modules` directory of the build."""
+    bin_path = os.path.dirname(modules) if os.path.basename(modules) == "Modules" else modules
+    flags = []
+    for module_map in sorted(glob.glob(os.path.join(bin_path, "*.build", "module.modulemap"))):
+        flags += ["-Xcc", f"-fmodule-map-file={module_map}"]
+    return flags
+
+
 TIME_LINE = re.compile(r"^(\d+(?:\.\d+)?)ms\t(.+):(\d+):(\d+)$")
 RANGE = re.compile(r"\[(.+):(\d+):(\d+) - line:(\d+):(\d+)\]")
 
@@ -355,7 +366,7 @@ def typecheck(path, modules, stats_dir):
     statistics trace (nested expressions included)."""
     os.makedirs(stats_dir, exist_ok=True)
     command = [
-        "swiftc", "-typecheck", "-swift-version", "6", "-I", modules, path,
+        "swiftc", "-typecheck", "-swift-version", "6", "-I", modules, *c_module_maps(modules), path,
         "-Xfrontend", "-debug-time-expression-type-checking",
         # The timer only runs when a limit is set (Swift 6.2+); this one never fires.
         "-Xfrontend", "-warn-long-expression-type-checking=1000000",

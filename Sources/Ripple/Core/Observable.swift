@@ -139,6 +139,32 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
         return run(observer)
     }
 
+    /// ``subscribe(sink:)`` for the handlers of `subscribe(onNext:...)` in a box,
+    /// to an observable of kind ``ObservableKind/subject``. Never while
+    /// subscriptions are recorded (the graph then shows the subscriber).
+    @inlinable
+    @inline(__always)
+    final func subscribe(box: ObserverBox<Element>) -> SubscriptionBase? {
+        let trampoline = Trampoline.current
+        let outermost = !trampoline.pointee.isRunning
+        if outermost {
+            trampoline.pointee.isRunning = true
+        }
+        let subscription = run(box: box)
+        if outermost {
+            Trampoline.drain(trampoline)
+        }
+        return subscription
+    }
+
+    /// Starts the sequence for the observer or handlers in `box`: overridden by
+    /// the observables of kind ``ObservableKind/subject``, which keep the box.
+    /// Any other observable runs the box's observer function.
+    @usableFromInline
+    func run(box: ObserverBox<Element>) -> SubscriptionBase? {
+        run(AnyObserver(eventHandler: box.on))
+    }
+
     /// Starts the sequence for `observer`. Overridden by every concrete observable.
     ///
     /// - Returns: The subscription to dispose, or `nil` if there is nothing to
@@ -168,7 +194,7 @@ enum InnerSource<Element> {
     @inline(__always)
     init(_ source: Observable<Element>) {
         switch source.kind {
-        case .none, .handlers:
+        case .none, .subject, .handlers:
             self = .subscribe
         case .just:
             self = .just(unsafeDowncast(source, to: JustProducer<Element>.self).element)
@@ -186,6 +212,11 @@ enum ObservableKind: UInt8 {
     case none
     /// A ``JustProducer``.
     case just
+    /// A subject, or `share`'s observable (whose subscribers listen to its
+    /// subject): the subject keeps the handlers of
+    /// `subscribe(onNext:onError:onCompleted:onDisposed:)` in its subscription's
+    /// ``ObserverBox`` and calls them itself (``Observable/run(box:)``).
+    case subject
     /// A ``HandlersProducer`` that is not a pipeline stage
     /// (``ObservableArray/changes``).
     case handlers

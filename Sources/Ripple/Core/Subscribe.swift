@@ -137,6 +137,11 @@ extension ObservableType {
             handlers.subscription.setUpstream(producer.subscribeHandlers(producer, handlers))
             return handlers.subscription
         }
+        // A subject calls the handlers itself too (see ``ObserverBox``).
+        if source.kind == .subject && !SubscriptionRecorder.isRecording {
+            handlers.subscription.setUpstream(source.subscribe(box: ObserverBox(handlers)))
+            return handlers.subscription
+        }
         let observer = AnyObserver<Element> { event in
             handlers.on(event)
         }

@@ -172,7 +172,11 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
         setUpstream(source.subscribe(sink: AnyObserver { self.on($0) }))
     }
 
+    /// Out of line, so that the acquire load of ``isDisposed`` is inlined: in
+    /// the observer closure (a thunk once specialised) it would be a call (see
+    /// "The lock and the atomics" in docs/Architecture.md).
     @inlinable
+    @inline(never)
     func on(_ event: Event<Element>) {
         if !isDisposed {
             handler(event, self)

@@ -172,12 +172,24 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         self.makeSubject = makeSubject
         self.makeConnectionObserver = makeConnectionObserver
         self.foreverSubject = scope == .forever ? makeSubject() : nil
-        super.init(site: site)
+        super.init(kind: .subject, site: site)
     }
 
     override var graphRole: GraphRole { .shared }
 
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
+        join { subject in subject.subscribe(sink: observer) }
+    }
+
+    /// The handlers of `subscribe(onNext:...)` go to the subject in their box
+    /// (see ``ObservableKind/subject``).
+    override func run(box: ObserverBox<Element>) -> SubscriptionBase? {
+        join { subject in subject.subscribe(box: box) }
+    }
+
+    /// Joins the current connection (or starts one) and subscribes to its
+    /// subject with `subscribe`.
+    private func join(_ subscribe: (SubjectBase<Element>) -> SubscriptionBase?) -> SubscriptionBase? {
         let current = pthread_self()
         let joined = state.withLock { state -> (connection: ShareConnection<Element>, connectsNow: Bool)? in
             if state.isTerminated { return nil }
@@ -198,12 +210,12 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         guard let (connection, connectsNow) = joined else {
             // `.forever` after termination: the subject replays the buffer and the
             // terminal event.
-            return foreverSubject?.observable.subscribe(sink: observer)
+            return foreverSubject.map { subscribe($0.observable) } ?? nil
         }
         // Subscribers listen to the subject directly (no per-event hop); their
         // subscription also releases their place in the connection.
         let subscription = ShareSubscription(connection: connection)
-        subscription.setUpstream(connection.subject.observable.subscribe(sink: observer))
+        subscription.setUpstream(subscribe(connection.subject.observable))
         if connectsNow {
             connection.connect()
         }

@@ -9,9 +9,9 @@ import Musl
 /// symbols (which function, and so which module, an address is in) and its
 /// ``DWARFLineTable`` (which line).
 ///
-/// The file is mapped read-only once and stays mapped for the life of the
-/// process (the cache in ``OperatorSites`` never lets go of it): symbol names are
-/// read from the mapping when asked, not copied. Everything is read from the
+/// The file is mapped read-only while the image exists, which is for the life of
+/// the process once the cache in ``OperatorSites`` holds it (it never lets go):
+/// symbol names are read from the mapping when asked, not copied. Everything is read from the
 /// file, never from the image's memory, so an image unloaded or a file unmapped
 /// by another thread meanwhile cannot crash the process (the `Runtime` module's
 /// image map read mapped memory, and crashed when another thread unmapped a
@@ -25,6 +25,8 @@ final class ELFImage: @unchecked Sendable {
         let name: UInt32
     }
 
+    /// The whole file, mapped read-only; unmapped by `deinit`.
+    private let file: UnsafeRawBufferPointer
     /// Sorted by address. Read-only after `init`, as everything here.
     private let functions: [Function]
     private let names: UnsafeRawBufferPointer?
@@ -50,9 +52,16 @@ final class ELFImage: @unchecked Sendable {
         // stripped), else the dynamic one (exported symbols only).
         let (symbols, names) = sections[".symtab"].map { ($0, sections[".strtab"]) }
             ?? (sections[".dynsym"], sections[".dynstr"])
+        self.file = file
         self.functions = symbols.map(Self.functions(in:)) ?? []
         self.names = names
         self.lineTable = DWARFLineTable(sections)
+    }
+
+    /// Only an image that lost the race to the cache (two threads read the same
+    /// file at once) is ever deallocated.
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: file.baseAddress), file.count)
     }
 
     private static func functions(in table: UnsafeRawBufferPointer) -> [Function] {

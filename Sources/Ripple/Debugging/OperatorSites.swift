@@ -215,9 +215,15 @@ enum OperatorSites {
         if let known = images.withLock({ $0[path] }) {
             return known.map { ($0, bias) }
         }
-        // Read outside the lock (about a second for a large binary).
-        let image = ELFImage(path: path)
-        images.withLock { $0[path] = .some(image) }
+        // Read outside the lock (about a second for a large binary). Two threads
+        // may read the same file: the first stored is kept (the other is
+        // released and unmapped), so that every caller uses the same image.
+        let read = ELFImage(path: path)
+        let image = images.withLock { images in
+            if let stored = images[path] { return stored }
+            images[path] = .some(read)
+            return read
+        }
         return image.map { ($0, bias) }
     }
 

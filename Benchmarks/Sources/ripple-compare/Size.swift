@@ -16,8 +16,10 @@ import Foundation
 // run one after the other, each from clean, and the report gives for each:
 // the stripped executable's bytes, the `text` column of size(1) (code and read-only
 // data), the build's wall-clock and user CPU seconds (the library and the program),
-// and the one-minute load average before and after (timings on a busy machine are
-// worth what its load lets them be; bytes do not depend on it).
+// the same for a clean debug build of the package and for the debug build again
+// after one line was added to the program's source (an app file edited), and the
+// one-minute load average before and after the release build (timings on a busy
+// machine are worth what its load lets them be; bytes do not depend on it).
 //
 // The check (`--check-size`) builds Ripple's programs only, all in one package (the
 // library compiles once), and fails when a program's stripped size is more than 2 %
@@ -90,6 +92,11 @@ struct SizeMeasurement: Codable {
     var userSeconds: Double?
     var loadBefore: Double?
     var loadAfter: Double?
+    /// The clean debug build of the same package, after the release build.
+    var debug: BuildTime?
+    /// The debug build again after one line was added to the program's source (a
+    /// comment): what an edit of one app file costs.
+    var incremental: BuildTime?
 
     enum CodingKeys: String, CodingKey {
         case strippedBytes = "stripped_bytes"
@@ -98,6 +105,20 @@ struct SizeMeasurement: Codable {
         case userSeconds = "user_seconds"
         case loadBefore = "load_before"
         case loadAfter = "load_after"
+        case debug
+        case incremental
+    }
+}
+
+/// How long one build took: wall-clock and user CPU seconds (the compilers and the
+/// linker included).
+struct BuildTime: Codable {
+    var wallSeconds: Double
+    var userSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case wallSeconds = "wall_seconds"
+        case userSeconds = "user_seconds"
     }
 }
 
@@ -335,6 +356,21 @@ func buildSizePackage(_ directory: URL, executables: [String], timed: Bool) -> [
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         fail("the build failed in \(directory.path):\n" + text.split(separator: "\n").suffix(30).joined(separator: "\n"))
     }
+    // Timed runs also build in debug from clean, then again after an edit of the
+    // program's source (one executable per package there).
+    var debug: BuildTime?
+    var incremental: BuildTime?
+    if timed {
+        debug = timedBuild(["swift", "build"], in: directory, log: log)
+        for executable in executables {
+            let source = directory.appendingPathComponent("Sources/\(executable)/main.swift")
+            guard let handle = try? FileHandle(forWritingTo: source) else { fail("could not edit \(source.path)") }
+            handle.seekToEndOfFile()
+            handle.write("// edited by ripple-compare --size: the incremental build\n".data(using: .utf8)!)
+            try? handle.close()
+        }
+        incremental = timedBuild(["swift", "build"], in: directory, log: log)
+    }
     var results: [String: SizeMeasurement] = [:]
     for executable in executables {
         let (stripped, text) = measureExecutable(
@@ -342,9 +378,23 @@ func buildSizePackage(_ directory: URL, executables: [String], timed: Bool) -> [
         results[executable] = SizeMeasurement(
             strippedBytes: stripped, textBytes: text,
             wallSeconds: timed ? wall : nil, userSeconds: timed ? user : nil,
-            loadBefore: timed ? loadBefore : nil, loadAfter: timed ? loadAfter : nil)
+            loadBefore: timed ? loadBefore : nil, loadAfter: timed ? loadAfter : nil,
+            debug: debug, incremental: incremental)
     }
     return results
+}
+
+/// Runs a build and measures it; a failed build stops the run.
+func timedBuild(_ arguments: [String], in directory: URL, log: URL) -> BuildTime {
+    let userBefore = childrenUserSeconds()
+    let start = Date()
+    let status = runCommand(arguments, in: directory, log: log)
+    let wall = Date().timeIntervalSince(start)
+    guard status == 0 else {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        fail("\(arguments.joined(separator: " ")) failed in \(directory.path):\n" + text.split(separator: "\n").suffix(30).joined(separator: "\n"))
+    }
+    return BuildTime(wallSeconds: wall, userSeconds: childrenUserSeconds() - userBefore)
 }
 
 func swiftVersion() -> String {
@@ -364,6 +414,11 @@ func formatBytes(_ value: Int?) -> String {
 
 func formatSeconds(_ value: Double?) -> String {
     value.map { String(format: "%.0f", $0) } ?? "—"
+}
+
+func formatBuildTime(_ time: BuildTime?) -> String {
+    guard let time else { return "—" }
+    return "\(formatSeconds(time.wallSeconds)) / \(formatSeconds(time.userSeconds))"
 }
 
 func formatLoad(_ measurement: SizeMeasurement?) -> String {
@@ -435,7 +490,7 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
     }
 
     let header = ["program", "library", "stripped bytes", "text bytes", "clean build wall s", "clean build user s",
-                  "load before → after", "÷ RxSwift (stripped)"]
+                  "debug clean wall / user s", "debug after an edit wall / user s", "load before → after", "÷ RxSwift (stripped)"]
     print("| " + header.joined(separator: " | ") + " |")
     print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
     for program in programs {
@@ -444,13 +499,16 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
             guard let measured = results[program.name]?[library.rawValue] else { continue }
             let versus = rx.map { String(format: "%.2f", Double(measured.strippedBytes) / Double($0.strippedBytes)) } ?? "—"
             print("| \(program.name) | \(library.rawValue) | \(formatBytes(measured.strippedBytes)) | \(formatBytes(measured.textBytes)) | "
-                + "\(formatSeconds(measured.wallSeconds)) | \(formatSeconds(measured.userSeconds)) | \(formatLoad(measured)) | "
+                + "\(formatSeconds(measured.wallSeconds)) | \(formatSeconds(measured.userSeconds)) | "
+                + "\(formatBuildTime(measured.debug)) | \(formatBuildTime(measured.incremental)) | \(formatLoad(measured)) | "
                 + "\(library == .ripple ? versus : "") |")
         }
     }
     print()
-    print("Release builds, each from clean in its own package (library and program), one after the other; \(version); "
-        + "\(ProcessInfo.processInfo.activeProcessorCount) cores; load: /proc/loadavg's one-minute average.")
+    print("Release builds, each from clean in its own package (library and program), one after the other, then a clean "
+        + "debug build of the same package, then the debug build again after one line was added to the program's source; "
+        + "\(version); \(ProcessInfo.processInfo.activeProcessorCount) cores; load: /proc/loadavg's one-minute average "
+        + "around the release build.")
 
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -377,6 +377,16 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         try locked { try body(&$0.state) }
     }
 
+    /// Forwards a queued error with the path it had on the thread that queued it
+    /// (see ``ErrorTraces``). Out of line: inlined, it cost the event loop about
+    /// ten instructions per element (`combinelatest`).
+    @inlinable
+    @inline(never)
+    final func forwardQueuedError(_ event: Event<Output>) {
+        let trail = locked { $0.outbox.errorTrail }
+        ErrorTraces.resuming(trail) { forward(event) }
+    }
+
     /// Delivers `first`, then whatever was queued meanwhile, until the outbox is
     /// empty. Only the thread that set `isDelivering` runs this. Inlinable so that
     /// it is specialised with the operator (generic code here would look up type
@@ -388,16 +398,6 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// queued, threads that queue more wait until this thread has delivered
     /// what is queued and stopped (``waitForTurnEnd(of:)``), so that it is not
     /// kept delivering for as long as they produce.
-    /// Forwards a queued error with the path it had on the thread that queued it
-    /// (see ``ErrorTraces``). Out of line: inlined, it cost the event loop about
-    /// ten instructions per element (`combinelatest`).
-    @inlinable
-    @inline(never)
-    final func forwardQueuedError(_ event: Event<Output>) {
-        let trail = locked { $0.outbox.errorTrail }
-        ErrorTraces.resuming(trail) { forward(event) }
-    }
-
     @inlinable
     final func deliver(startingWith first: Event<Output>) {
         var event = first

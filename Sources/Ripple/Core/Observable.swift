@@ -145,16 +145,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     @inlinable
     @inline(__always)
     final func subscribe(box: ObserverBox<Element>) -> SubscriptionBase? {
-        let trampoline = Trampoline.current
-        let outermost = !trampoline.pointee.isRunning
-        if outermost {
-            trampoline.pointee.isRunning = true
-        }
-        let subscription = run(box: box)
-        if outermost {
-            Trampoline.drain(trampoline)
-        }
-        return subscription
+        Trampoline.running { run(box: box) }
     }
 
     /// Starts the sequence for the observer or handlers in `box`: overridden by

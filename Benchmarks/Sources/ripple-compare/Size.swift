@@ -346,16 +346,8 @@ func buildSizePackage(_ directory: URL, executables: [String], timed: Bool) -> [
         fail("swift package resolve failed in \(directory.path); see \(log.path)")
     }
     let loadBefore = loadAverage()
-    let userBefore = childrenUserSeconds()
-    let start = Date()
-    let status = runCommand(["swift", "build", "-c", "release"], in: directory, log: log)
-    let wall = Date().timeIntervalSince(start)
-    let user = childrenUserSeconds() - userBefore
+    let release = timedBuild(["swift", "build", "-c", "release"], in: directory, log: log)
     let loadAfter = loadAverage()
-    guard status == 0 else {
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        fail("the build failed in \(directory.path):\n" + text.split(separator: "\n").suffix(30).joined(separator: "\n"))
-    }
     // Timed runs also build in debug from clean, then again after an edit of the
     // program's source (one executable per package there).
     var debug: BuildTime?
@@ -377,7 +369,7 @@ func buildSizePackage(_ directory: URL, executables: [String], timed: Bool) -> [
             directory.appendingPathComponent(".build/release/\(executable)"), scratch: directory)
         results[executable] = SizeMeasurement(
             strippedBytes: stripped, textBytes: text,
-            wallSeconds: timed ? wall : nil, userSeconds: timed ? user : nil,
+            wallSeconds: timed ? release.wallSeconds : nil, userSeconds: timed ? release.userSeconds : nil,
             loadBefore: timed ? loadBefore : nil, loadAfter: timed ? loadAfter : nil,
             debug: debug, incremental: incremental)
     }

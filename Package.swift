@@ -30,6 +30,10 @@ let package = Package(
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleTest", targets: ["RippleTest"]),
+        // Observable arrays and sections for list screens (`ObservableArray`,
+        // `ObservableSections`, their change events and diffs): a product of its
+        // own so that an app without lists does not link them (docs/Performance.md).
+        .library(name: "RippleCollections", targets: ["RippleCollections"]),
         // Typed, reactive networking on Foundation (FoundationNetworking on Linux).
         .library(name: "RippleHTTP", targets: ["RippleHTTP"]),
         // Test doubles for RippleHTTP (a stub `HTTPClient`), for apps' test targets.
@@ -61,6 +65,9 @@ let package = Package(
         // in, for operator sites on Linux (see docs/Architecture.md).
         .target(name: "CRippleStacks"),
         .target(name: "Ripple", dependencies: ["CRippleAtomics", "CRippleStacks"]),
+        // Uses Ripple's `package` declarations (ChangeStore, LockedState): the
+        // delivery machinery stays in Ripple, beside the subjects it shares with.
+        .target(name: "RippleCollections", dependencies: ["Ripple"]),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
         .target(name: "RippleHTTP", dependencies: [
             "Ripple",
@@ -74,7 +81,7 @@ let package = Package(
         .target(
             name: "RippleCocoa",
             dependencies: [
-                "Ripple",
+                "Ripple", "RippleCollections",
                 .target(name: "RippleUIKitInterface", condition: .when(platforms: [.linux])),
                 .target(name: "RippleAppKitInterface", condition: .when(platforms: [.linux])),
             ],
@@ -87,7 +94,8 @@ let package = Package(
         .target(name: "RippleObjCInterface", path: "Tests/CocoaInterfaces/RippleObjCInterface"),
         .target(name: "RippleUIKitInterface", dependencies: ["RippleObjCInterface"], path: "Tests/CocoaInterfaces/RippleUIKitInterface"),
         .target(name: "RippleAppKitInterface", dependencies: ["RippleObjCInterface"], path: "Tests/CocoaInterfaces/RippleAppKitInterface"),
-        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTest"]),
+        // Collections/ tests RippleCollections (it shares the suite's helpers).
+        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleCollections", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleHTTPTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPTesting"]),
         // Test-only: a module declaring `OptionalType` and `filterNil()` as RxOptional

@@ -38,6 +38,7 @@ let package = Package(
             name: "Workloads",
             dependencies: [
                 .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleCollections", package: "Ripple"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ]

@@ -94,11 +94,15 @@ let package = Package(
         ),
         .target(
             name: "TerminalUI",
-            dependencies: [.product(name: "Ripple", package: "Ripple")]
+            dependencies: [.product(name: "Ripple", package: "Ripple"), .product(name: "RippleCollections", package: "Ripple")]
         ),
         .target(
             name: "DemoFeatures",
-            dependencies: ["TerminalUI", .product(name: "Ripple", package: "Ripple")]
+            dependencies: [
+                "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleCollections", package: "Ripple"),
+            ]
         ),
         .target(
             name: "GitHubKit",
@@ -121,6 +125,7 @@ let package = Package(
             dependencies: [
                 "GitHubKit", "GitHubStore", "TerminalUI", "DemoFeatures",
                 .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleCollections", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
             ]
         ),
@@ -155,13 +160,18 @@ let package = Package(
         .executableTarget(name: "signup", dependencies: ["DemoFeatures", "TerminalUI"]),
         .executableTarget(
             name: "todo",
-            dependencies: ["DemoFeatures", "TerminalUI", .product(name: "Ripple", package: "Ripple")]
+            dependencies: [
+                "DemoFeatures", "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleCollections", package: "Ripple"),
+            ]
         ),
         .testTarget(
             name: "DemoFeaturesTests",
             dependencies: [
                 "DemoFeatures", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleCollections", package: "Ripple"),
                 .product(name: "RippleTest", package: "Ripple"),
             ]
         ),
@@ -189,6 +199,7 @@ let package = Package(
             dependencies: [
                 "GitHubSearch", "GitHubStore", "GitHubKit", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleCollections", package: "Ripple"),
                 .product(name: "RippleTest", package: "Ripple"),
                 .product(name: "RippleHTTPTesting", package: "Ripple"),
             ]
@@ -214,7 +225,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", .product(name: "Ripple", package: "Ripple")]
+            dependencies: [
+                "TerminalUI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleCollections", package: "Ripple"),
+            ]
         ),
         .testTarget(
             name: "MockGitHubAPITests",

@@ -27,6 +27,7 @@ CATALOGS = {
     "Ripple": "Sources/Ripple/Ripple.docc",
     "RippleTest": "Sources/RippleTest/RippleTest.docc",
     "RippleHTTP": "Sources/RippleHTTP/RippleHTTP.docc",
+    "RippleCollections": "Sources/RippleCollections/RippleCollections.docc",
 }
 
 # (catalog, article name, source file, README section or None, title or None).
@@ -41,7 +42,7 @@ ARTICLES = [
     ("Ripple", "UsingCompletable", "docs/Completable.md", None, None),
     ("Ripple", "UITraits", "docs/UITraits.md", None, None),
     ("Ripple", "SwiftConcurrency", "docs/SwiftConcurrency.md", None, None),
-    ("Ripple", "WorkingWithCollections", "docs/Collections.md", None, None),
+    ("RippleCollections", "WorkingWithCollections", "docs/Collections.md", None, None),
     ("Ripple", "UIKitBindings", "docs/UIKit.md", None, "UIKit and AppKit bindings (RippleCocoa)"),
     ("Ripple", "DebuggingStreams", "docs/Debugging.md", None, None),
     ("Ripple", "Architecture", "docs/Architecture.md", None, None),

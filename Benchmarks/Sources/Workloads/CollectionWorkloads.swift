@@ -1,4 +1,5 @@
 import Ripple
+import RippleCollections
 
 // Observable collections. These rows compare Ripple with a *reference* rather than
 // with other libraries: the standard library's `difference(from:).inferringMoves()`

@@ -1,5 +1,6 @@
 import Foundation
 import Ripple
+import RippleCollections
 import TerminalUI
 
 /// A to-do item.

@@ -1,5 +1,6 @@
 import GitHubKit
 import Ripple
+import RippleCollections
 import TerminalUI
 
 /// The rendered rows of the results list, kept in step with the loaded

@@ -2,6 +2,7 @@ import Foundation
 import GitHubKit
 import GitHubStore
 import Ripple
+import RippleCollections
 import DemoFeatures
 import TerminalUI
 

@@ -1,4 +1,5 @@
 import Ripple
+import RippleCollections
 
 /// The rows of a list on the terminal, kept in step with a stream of
 /// ``ArrayChange``s: a row is rendered when it is inserted or updated, never

@@ -1,5 +1,6 @@
 import DemoFeatures
 import Ripple
+import RippleCollections
 import RippleTest
 import TerminalUI
 import XCTest

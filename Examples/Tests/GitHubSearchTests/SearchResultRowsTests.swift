@@ -1,6 +1,7 @@
 import GitHubKit
 import GitHubSearch
 import Ripple
+import RippleCollections
 import TerminalUI
 import XCTest
 

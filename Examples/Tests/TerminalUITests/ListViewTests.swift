@@ -1,4 +1,5 @@
 import Ripple
+import RippleCollections
 import TerminalUI
 import XCTest
 

@@ -80,7 +80,7 @@ final class PlatformLock: @unchecked Sendable {
 /// held, so a lock can never be re-entered or taken in the wrong order through user
 /// code.
 @usableFromInline
-final class LockedState<State>: @unchecked Sendable {
+package final class LockedState<State>: @unchecked Sendable {
     @usableFromInline
     let lock = PlatformLock()
 
@@ -93,12 +93,12 @@ final class LockedState<State>: @unchecked Sendable {
     var state: State
 
     @inlinable
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
     }
 
     @inlinable
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

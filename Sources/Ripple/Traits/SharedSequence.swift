@@ -60,8 +60,9 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
     let source: Observable<Element>
 
     /// Shares `source` with the strategy. `source` must never fail and must
-    /// deliver on the strategy's scheduler.
-    init(_ source: Observable<Element>) {
+    /// deliver on the strategy's scheduler. (`package`: RippleCollections'
+    /// `asDriver()` builds its Driver this way.)
+    package init(_ source: Observable<Element>) {
         self.source = SharingStrategy.share(source)
     }
 

@@ -1,4 +1,5 @@
 import Ripple
+import RippleCollections
 import RippleTest
 import XCTest
 

@@ -1,3 +1,4 @@
+import Ripple
 /// Where each element of a new array comes from, according to a batch of
 /// ``ArrayEdit``s: the reading of the edits that UIKit's batch updates use.
 ///

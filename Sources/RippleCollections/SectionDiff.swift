@@ -1,3 +1,4 @@
+import Ripple
 /// The diff engine for sectioned lists, on top of ``ArrayDiff``.
 ///
 /// 1. Sections are diffed as an array (identity `sectionID`, update when the

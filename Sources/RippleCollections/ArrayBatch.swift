@@ -1,3 +1,4 @@
+import Ripple
 import Foundation
 
 /// The array that ``ObservableArray/batchUpdate(_:)`` hands to its closure: a

@@ -1,3 +1,4 @@
+import Ripple
 /// One step of an ``ArrayChange``, addressed the way a UIKit or AppKit batch
 /// update (`performBatchUpdates`) addresses it.
 ///

@@ -1,3 +1,4 @@
+import Ripple
 /// The diff engine: a pure function from two arrays to the ``ArrayEdit``s that
 /// turn one into the other. No locks, no observers: ``ObservableArray``, the
 /// `changes()` operators and the derived views all call it.

@@ -1,3 +1,4 @@
+import Ripple
 /// A section of a sectioned list: the section's own value (its header, say)
 /// and its items. The element of ``ObservableSections`` and of the streams
 /// `changes(sectionID:itemID:)` diffs.

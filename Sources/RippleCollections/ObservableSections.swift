@@ -1,3 +1,4 @@
+import Ripple
 /// A thread-safe sectioned list that you mutate and observe: the
 /// ``ObservableArray`` of lists with sections (the RxDataSources use case).
 ///
@@ -83,10 +84,7 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
     /// changes for the new subscriber, which receives them after its initial
     /// change, in order, before `subscribe` returns.
     public var changes: Observable<SectionedChange<Section, Item>> {
-        HandlersProducer(subscribeHandlers: { [store] _, handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
-            // Reached only for other subscribers than `subscribe(onNext:...)`.
-            store.subscribe(observer)
-        }
+        store.changes
     }
 
     /// The sections after each change, starting with the current ones.

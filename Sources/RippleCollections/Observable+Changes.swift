@@ -1,3 +1,4 @@
+import Ripple
 // Turning streams of arrays into streams of changes, and deriving change
 // streams from change streams (map, filter, sort), edits included.
 

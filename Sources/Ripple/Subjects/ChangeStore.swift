@@ -29,7 +29,7 @@
 /// turns a call back into the same store on that thread (which would deadlock)
 /// into a precondition failure that says what happened.
 @usableFromInline
-final class ChangeStore<Value, Change>: @unchecked Sendable {
+package final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     typealias Observers = ContiguousArray<ChangeSubscription<Change>?>
 
@@ -94,7 +94,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     let makeInitial: (Value) -> Change
 
     @inlinable
-    init(_ value: Value, typeName: String, makeInitial: @escaping (Value) -> Change) {
+    package init(_ value: Value, typeName: String, makeInitial: @escaping (Value) -> Change) {
         state = LockedState(State(value: value))
         self.typeName = typeName
         self.makeInitial = makeInitial
@@ -118,7 +118,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
 
     /// Reads the value under the lock.
     @inlinable
-    func read<Result>(_ method: StaticString, _ body: (Value) -> Result) -> Result {
+    package func read<Result>(_ method: StaticString, _ body: (Value) -> Result) -> Result {
         checkNotInsideBatch(method)
         return state.withLock { body($0.value) }
     }
@@ -134,7 +134,7 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// reduced to a compiler bug report; a small reproduction did not crash.)
     @inlinable
     @inline(__always)
-    func mutate<Result>(
+    package func mutate<Result>(
         _ method: StaticString, runsUserCode: Bool = false,
         _ body: (inout Value) -> (change: Change?, result: Result)
     ) -> Result {
@@ -411,9 +411,20 @@ final class ChangeStore<Value, Change>: @unchecked Sendable {
         _ = removed
     }
 
+    /// The stream of changes: each subscriber receives the current value as an
+    /// initial change, then every change. `subscribe(onNext:...)` is handed to
+    /// the store directly (see ``HandlersProducer``); any other subscriber
+    /// through its observer.
+    @usableFromInline
+    package var changes: Observable<Change> {
+        HandlersProducer(subscribeHandlers: { [self] _, handlers in subscribe(handlers: handlers) }) { [self] _, observer in
+            subscribe(observer)
+        }
+    }
+
     /// The number of subscribers (for tests and diagnostics).
     @usableFromInline
-    var subscriberCount: Int {
+    package var subscriberCount: Int {
         state.withLock { $0.observers.count }
     }
 }
@@ -517,7 +528,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
 /// `rescue` is `{ throw $0 }` at the call site, which lets the `rethrows`
 /// function rethrow an error its parameter threw earlier.
 @inlinable
-func rethrowing<Value>(_ result: Result<Value, any Error>, rescue: (any Error) throws -> Value) rethrows -> Value {
+package func rethrowing<Value>(_ result: Result<Value, any Error>, rescue: (any Error) throws -> Value) rethrows -> Value {
     switch result {
     case .success(let value): return value
     case .failure(let error): return try rescue(error)

@@ -1,3 +1,4 @@
+import Ripple
 /// One change of an observed array: the array after the change and the
 /// ``ArrayEdit``s that lead to it from the array before.
 ///

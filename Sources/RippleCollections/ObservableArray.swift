@@ -1,3 +1,4 @@
+import Ripple
 /// A thread-safe array that you mutate and observe: the ``BehaviorRelay`` of
 /// collections.
 ///
@@ -94,10 +95,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// changes:  initial[a]--insert(1)[a,b]--delete(0)[b]--
     /// ```
     public var changes: Observable<ArrayChange<Element>> {
-        HandlersProducer(subscribeHandlers: { [store] _, handlers in store.subscribe(handlers: handlers) }) { [store] _, observer in
-            // Reached only for other subscribers than `subscribe(onNext:...)`.
-            store.subscribe(observer)
-        }
+        store.changes
     }
 
     /// The contents after each change, starting with the current contents (like a

@@ -1,5 +1,5 @@
 import Ripple
-/// A thread-safe array that you mutate and observe: the ``BehaviorRelay`` of
+/// A thread-safe array that you mutate and observe: the `BehaviorRelay` of
 /// collections.
 ///
 /// Every mutation is one ``ArrayChange`` for the subscribers of ``changes``,
@@ -99,12 +99,12 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     }
 
     /// The contents after each change, starting with the current contents (like a
-    /// ``BehaviorRelay``'s values). Never fails or completes.
+    /// `BehaviorRelay`'s values). Never fails or completes.
     public func asObservable() -> Observable<[Element]> {
         changes.map { $0.elements }
     }
 
-    /// ``asObservable()`` as a ``Driver``: the current contents first, then the
+    /// ``asObservable()`` as a `Driver`: the current contents first, then the
     /// contents after each change, delivered on the main scheduler.
     public func asDriver() -> Driver<[Element]> {
         Driver(asObservable().observe(on: DriverSharingStrategy.scheduler))

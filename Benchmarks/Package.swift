@@ -10,8 +10,11 @@ import PackageDescription
 //   (`swift package benchmark`), for detailed statistics and regression checks.
 // - `ripple-compare`: one command that prints the side-by-side table and writes
 //   `.results/compare.json`. `ripple-compare --size` builds the programs of
-//   `SizePrograms/` (not a target: each is built in a throwaway package of its own)
-//   against Ripple, and against RxSwift when RIPPLE_RXSWIFT_PATH names a checkout.
+//   `SizePrograms/` in throwaway packages of their own, from clean and timed, against
+//   Ripple and, when RIPPLE_RXSWIFT_PATH names a checkout, against RxSwift.
+// - `size-operators`, `size-view-model`, `size-networking`: the same programs built
+//   with this package against Ripple, for the size gate (`ripple-compare
+//   --check-size`, a CI step): they cost the gate no release build of its own.
 //
 // - `ripple-http-stream`: Server-Sent Events per second through `Session.events(for:)`
 //   against each transport's own streaming API, from a loopback server. The
@@ -49,6 +52,21 @@ let package = Package(
                 "Workloads",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
+        ),
+        // Swift 5 mode, as the throwaway packages of `--size` build them: the same
+        // bytes (ripple-compare --check-size measures these executables).
+        .executableTarget(
+            name: "size-operators", dependencies: [.product(name: "Ripple", package: "Ripple")],
+            path: "SizePrograms/operators", swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "size-view-model", dependencies: [.product(name: "Ripple", package: "Ripple")],
+            path: "SizePrograms/view-model", swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "size-networking",
+            dependencies: [.product(name: "Ripple", package: "Ripple"), .product(name: "RippleHTTP", package: "Ripple")],
+            path: "SizePrograms/networking", swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
             name: "ripple-http-stream",

@@ -11,8 +11,8 @@
 # the machine's load), and every shell command the documentation shows
 # (scripts/check-doc-commands.sh).
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
-# The app-size gate is a script of its own, scripts/check-size.sh (it costs a
-# release build of Ripple more; CONTRIBUTING.md says why it is not a step here).
+# The app-size gate runs after the Benchmarks build, which builds its programs
+# (scripts/check-size.sh runs it alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -75,6 +75,11 @@ echo "==> Benchmarks: build and smoke-run every workload"
 swift build -c release --package-path Benchmarks
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --smoke
 swift run -c release --skip-build --package-path Benchmarks ripple-http-stream --smoke
+
+# Bytes, unlike timings, do not depend on the load: exact, 2 % tolerance.
+echo "==> App size: the programs of Benchmarks/SizePrograms against Benchmarks/size-baseline.json"
+swift run -c release --skip-build --package-path Benchmarks ripple-compare \
+    --check-size Benchmarks/size-baseline.json
 
 echo "==> Benchmarks: Ripple's instructions per operation against the baseline (valgrind)"
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \

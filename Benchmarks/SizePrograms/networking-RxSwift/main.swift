@@ -1,4 +1,4 @@
-// Size program "networking", RxSwift's side: the client of networking-Ripple.swift
+// Size program "networking", RxSwift's side: the client of networking/main.swift
 // on RxSwift and RxCocoa's URLSession.rx, with the decoding and status checks that
 // RippleHTTP does written by hand.
 import Foundation

@@ -1,6 +1,6 @@
 // Size program "networking", Ripple's side: a small REST client on RippleHTTP
 // (typed requests, JSON decoding, status validation) and a search view model.
-// networking-RxSwift.swift is the same client on RxSwift and URLSession.rx.
+// networking-RxSwift/main.swift is the same client on RxSwift and URLSession.rx.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -21,9 +21,11 @@ import Foundation
 // one-minute load average before and after the release build (timings on a busy
 // machine are worth what its load lets them be; bytes do not depend on it).
 //
-// The check (`--check-size`) builds Ripple's programs only, all in one package (the
-// library compiles once), and fails when a program's stripped size is more than 2 %
-// above the baseline's figure.
+// The check (`--check-size`) measures Ripple's programs as this package builds them
+// (its executables `size-operators`, `size-view-model`, `size-networking`, beside
+// ripple-compare's own: `swift build -c release --package-path Benchmarks` first),
+// so that it costs CI no release build of its own, and fails when a program's
+// stripped size is more than 2 % above the baseline's figure.
 
 /// The libraries a program is built against.
 enum SizeLibrary: String, Codable {
@@ -32,9 +34,10 @@ enum SizeLibrary: String, Codable {
 }
 
 /// One program of Benchmarks/SizePrograms: the source built against each library.
+/// Ripple's is also the source of this package's executable `size-<name>`.
 struct SizeProgram {
     var name: String
-    /// File name in SizePrograms per library.
+    /// File in SizePrograms per library.
     var sources: [SizeLibrary: String]
     /// The products the program depends on, per library: only what it imports, since
     /// on Linux an executable keeps all of every module it links.
@@ -43,13 +46,13 @@ struct SizeProgram {
 
 let sizePrograms: [SizeProgram] = [
     SizeProgram(
-        name: "operators", sources: [.ripple: "operators.swift", .rxSwift: "operators.swift"],
+        name: "operators", sources: [.ripple: "operators/main.swift", .rxSwift: "operators/main.swift"],
         products: [.ripple: ["Ripple"], .rxSwift: ["RxSwift"]]),
     SizeProgram(
-        name: "view-model", sources: [.ripple: "view-model.swift", .rxSwift: "view-model.swift"],
+        name: "view-model", sources: [.ripple: "view-model/main.swift", .rxSwift: "view-model/main.swift"],
         products: [.ripple: ["Ripple"], .rxSwift: ["RxSwift", "RxRelay", "RxCocoa"]]),
     SizeProgram(
-        name: "networking", sources: [.ripple: "networking-Ripple.swift", .rxSwift: "networking-RxSwift.swift"],
+        name: "networking", sources: [.ripple: "networking/main.swift", .rxSwift: "networking-RxSwift/main.swift"],
         products: [.ripple: ["Ripple", "RippleHTTP"], .rxSwift: ["RxSwift", "RxRelay", "RxCocoa"]]),
 ]
 
@@ -137,11 +140,12 @@ struct SizeBaseline: Codable {
 
 let sizeBaselineComment = """
     Stripped bytes and size(1)'s text bytes of each Ripple program of Benchmarks/SizePrograms, \
-    built in release (ripple-compare --check-size). scripts/check-size.sh fails when a program's \
-    stripped size is more than 2 % above its figure here. The figures depend on the compiler \
-    (swift_version) and the platform, not on the machine's load. Regenerate with \
-    `swift run -c release --package-path Benchmarks ripple-compare --write-size-baseline \
-    Benchmarks/size-baseline.json` and commit it on its own, saying why the sizes moved.
+    built in release as the Benchmarks package's executables size-<program> (ripple-compare --check-size, \
+    a step of scripts/test-all.sh), which fails when a program's stripped size is more than 2 % above \
+    its figure here. The figures depend on the compiler (swift_version) and the platform, not on the \
+    machine's load. Regenerate with `swift build -c release --package-path Benchmarks` then \
+    `swift run -c release --skip-build --package-path Benchmarks ripple-compare --write-size-baseline \
+    Benchmarks/size-baseline.json`, and commit it on its own, saying why the sizes moved.
     """
 
 let sizeTolerance = 0.02
@@ -339,8 +343,9 @@ func quoted(_ path: String) -> String {
 }
 
 /// Resolves (untimed: path dependencies only, nothing is downloaded), then builds the
-/// package in release from clean and measures every executable.
-func buildSizePackage(_ directory: URL, executables: [String], timed: Bool) -> [String: SizeMeasurement] {
+/// package in release from clean and measures every executable; then builds it in
+/// debug from clean, and again after an edit of each program's source.
+func buildSizePackage(_ directory: URL, executables: [String]) -> [String: SizeMeasurement] {
     let log = directory.appendingPathComponent("build.log")
     guard runCommand(["swift", "package", "resolve"], in: directory, log: log) == 0 else {
         fail("swift package resolve failed in \(directory.path); see \(log.path)")
@@ -348,32 +353,49 @@ func buildSizePackage(_ directory: URL, executables: [String], timed: Bool) -> [
     let loadBefore = loadAverage()
     let release = timedBuild(["swift", "build", "-c", "release"], in: directory, log: log)
     let loadAfter = loadAverage()
-    // Timed runs also build in debug from clean, then again after an edit of the
-    // program's source (one executable per package there).
-    var debug: BuildTime?
-    var incremental: BuildTime?
-    if timed {
-        debug = timedBuild(["swift", "build"], in: directory, log: log)
-        for executable in executables {
-            let source = directory.appendingPathComponent("Sources/\(executable)/main.swift")
-            guard let handle = try? FileHandle(forWritingTo: source) else { fail("could not edit \(source.path)") }
-            handle.seekToEndOfFile()
-            handle.write("// edited by ripple-compare --size: the incremental build\n".data(using: .utf8)!)
-            try? handle.close()
-        }
-        incremental = timedBuild(["swift", "build"], in: directory, log: log)
+    let debug = timedBuild(["swift", "build"], in: directory, log: log)
+    for executable in executables {
+        let source = directory.appendingPathComponent("Sources/\(executable)/main.swift")
+        guard let handle = try? FileHandle(forWritingTo: source) else { fail("could not edit \(source.path)") }
+        handle.seekToEndOfFile()
+        handle.write("// edited by ripple-compare --size: the incremental build\n".data(using: .utf8)!)
+        try? handle.close()
     }
+    let incremental = timedBuild(["swift", "build"], in: directory, log: log)
     var results: [String: SizeMeasurement] = [:]
     for executable in executables {
         let (stripped, text) = measureExecutable(
             directory.appendingPathComponent(".build/release/\(executable)"), scratch: directory)
         results[executable] = SizeMeasurement(
             strippedBytes: stripped, textBytes: text,
-            wallSeconds: timed ? release.wallSeconds : nil, userSeconds: timed ? release.userSeconds : nil,
-            loadBefore: timed ? loadBefore : nil, loadAfter: timed ? loadAfter : nil,
+            wallSeconds: release.wallSeconds, userSeconds: release.userSeconds,
+            loadBefore: loadBefore, loadAfter: loadAfter,
             debug: debug, incremental: incremental)
     }
     return results
+}
+
+/// The stripped and text bytes of this package's `size-<name>` executables, found
+/// beside ripple-compare's own (the same build configuration).
+func measureBuiltSizePrograms(_ programs: [SizeProgram], scratch: URL) -> [String: SizeMeasurement] {
+    guard let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
+        fail("could not find ripple-compare's own directory")
+    }
+    do {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    } catch {
+        fail("could not create \(scratch.path): \(error)")
+    }
+    var measured: [String: SizeMeasurement] = [:]
+    for program in programs {
+        let executable = directory.appendingPathComponent("size-\(program.name)")
+        guard FileManager.default.fileExists(atPath: executable.path) else {
+            fail("\(executable.path) is missing: build the package first (swift build -c release --package-path Benchmarks)")
+        }
+        let (stripped, text) = measureExecutable(executable, scratch: scratch)
+        measured[program.name] = SizeMeasurement(strippedBytes: stripped, textBytes: text)
+    }
+    return measured
 }
 
 /// Runs a build and measures it; a failed build stops the run.
@@ -432,15 +454,8 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
     let version = swiftVersion()
 
     if gate {
-        // Ripple only, every program in one package: the library compiles once.
-        let directory = scratch.appendingPathComponent("ripple")
-        writeSizePackage(
-            directory, library: .ripple,
-            programs: programs.map { (target: "size-\($0.name)", source: $0.sources[.ripple]!, products: $0.products[.ripple]!) },
-            rxSwiftPath: nil)
-        FileHandle.standardError.write("building \(programs.count) programs against Ripple in \(directory.path)\n".data(using: .utf8)!)
-        let built = buildSizePackage(directory, executables: programs.map { "size-\($0.name)" }, timed: false)
-        let measured = Dictionary(uniqueKeysWithValues: programs.map { ($0.name, built["size-\($0.name)"]!) })
+        // Ripple only: the executables this package built beside ripple-compare.
+        let measured = measureBuiltSizePrograms(programs, scratch: scratch)
         removeSizeScratch(scratch)
         if let writeBaseline {
             let baseline = SizeBaseline(comment: sizeBaselineComment, swiftVersion: version, programs: measured)
@@ -475,7 +490,7 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
                 programs: [(target: "App", source: program.sources[library]!, products: program.products[library]!)],
                 rxSwiftPath: rxSwiftPath)
             FileHandle.standardError.write("building \(program.name) against \(library.rawValue)\n".data(using: .utf8)!)
-            let measured = buildSizePackage(directory, executables: ["App"], timed: true)["App"]!
+            let measured = buildSizePackage(directory, executables: ["App"])["App"]!
             results[program.name, default: [:]][library.rawValue] = measured
             try? FileManager.default.removeItem(at: directory)
         }

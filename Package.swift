@@ -34,6 +34,10 @@ let package = Package(
         // `ObservableSections`, their change events and diffs): a product of its
         // own so that an app without lists does not link them (docs/Performance.md).
         .library(name: "RippleCollections", targets: ["RippleCollections"]),
+        // The subscription graph as DOT, Mermaid, JSON and an HTML page, and
+        // recorded traces in Chrome's format: a product of its own, like the
+        // collections, so that an app links them only where it imports them.
+        .library(name: "RippleDebugExport", targets: ["RippleDebugExport"]),
         // Typed, reactive networking on Foundation (FoundationNetworking on Linux).
         .library(name: "RippleHTTP", targets: ["RippleHTTP"]),
         // Test doubles for RippleHTTP (a stub `HTTPClient`), for apps' test targets.
@@ -68,6 +72,9 @@ let package = Package(
         // Uses Ripple's `package` declarations (ChangeStore, LockedState): the
         // delivery machinery stays in Ripple, beside the subjects it shares with.
         .target(name: "RippleCollections", dependencies: ["Ripple"]),
+        // The subscription graph's exports (DOT, Mermaid, JSON, the HTML page) and
+        // the Chrome trace: what only a debugging session needs (see RippleCollections).
+        .target(name: "RippleDebugExport", dependencies: ["Ripple"]),
         .target(name: "RippleTest", dependencies: ["Ripple"]),
         .target(name: "RippleHTTP", dependencies: [
             "Ripple",
@@ -94,8 +101,9 @@ let package = Package(
         .target(name: "RippleObjCInterface", path: "Tests/CocoaInterfaces/RippleObjCInterface"),
         .target(name: "RippleUIKitInterface", dependencies: ["RippleObjCInterface"], path: "Tests/CocoaInterfaces/RippleUIKitInterface"),
         .target(name: "RippleAppKitInterface", dependencies: ["RippleObjCInterface"], path: "Tests/CocoaInterfaces/RippleAppKitInterface"),
-        // Collections/ tests RippleCollections (it shares the suite's helpers).
-        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleCollections", "RippleTest"]),
+        // Collections/ tests RippleCollections and Debugging/ RippleDebugExport too
+        // (they share the suite's helpers).
+        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleCollections", "RippleDebugExport", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
         .testTarget(name: "RippleHTTPTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPTesting"]),
         // Test-only: a module declaring `OptionalType` and `filterNil()` as RxOptional

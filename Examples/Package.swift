@@ -134,6 +134,7 @@ let package = Package(
             dependencies: [
                 "GitHubSearch", "GitHubKit", "GitHubStore", "MockGitHubAPI", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleDebugExport", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

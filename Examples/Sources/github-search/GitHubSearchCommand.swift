@@ -5,6 +5,7 @@ import GitHubSearch
 import GitHubStore
 import MockGitHubAPI
 import Ripple
+import RippleDebugExport
 import RippleHTTP
 import TerminalUI
 #if canImport(FoundationNetworking)

@@ -18,12 +18,14 @@ import Foundation
 ///     .disposed(by: bag)
 /// let graph = SubscriptionGraph.current()
 /// print(graph.textTree)
+/// // with `import RippleDebugExport`:
 /// try graph.html.write(to: URL(fileURLWithPath: "graph.html"), atomically: true, encoding: .utf8)
 /// ```
 ///
-/// Exports: ``dot`` (Graphviz), ``mermaid`` (renders on GitHub), ``json()`` (a
-/// stable, documented schema: docs/Debugging.md), ``textTree`` for a terminal,
-/// and ``html``, a self-contained page that draws the graph. A snapshot is
+/// ``textTree`` prints the graph for a terminal. The other exports are in the
+/// `RippleDebugExport` module: `dot` (Graphviz), `mermaid` (renders on GitHub),
+/// `json()` (a stable, documented schema: docs/Debugging.md) and `html`, a
+/// self-contained page that draws the graph. A snapshot is
 /// consistent: every edge's ends are in ``nodes``, even while other threads
 /// subscribe and dispose.
 public struct SubscriptionGraph: Sendable, Equatable {
@@ -263,5 +265,62 @@ extension SubscriptionGraph {
     static func bareTypeName(_ type: Any.Type) -> String {
         let name = String(describing: type)
         return name.split(separator: "<").first.map(String.init) ?? name
+    }
+}
+
+extension SubscriptionGraph {
+    /// The graph as a tree for a terminal: one tree per subscriber, upstream
+    /// towards the leaves; a shared node met again is not expanded twice.
+    ///
+    /// ```
+    /// subscriber #12 (String)
+    /// └─ map at SearchViewModel.swift:42 · String · 3 events
+    ///    └─ share at SearchViewModel.swift:41 · String · 2 subscribers · 6 events
+    ///       └─ PublishRelay · String · 1 subscriber · 3 events
+    /// ```
+    public var textTree: String {
+        var lines: [String] = []
+        var expanded = Set<Int>()
+        let incoming = Dictionary(grouping: edges, by: \.to)
+        let hasDownstream = Set(edges.map(\.from))
+        func visit(_ node: Node, prefix: String, isLast: Bool, depth: Int) {
+            let branch = depth == 0 ? "" : (isLast ? "└─ " : "├─ ")
+            var line = prefix + branch + summary(node)
+            let upstream = incoming[node.id] ?? []
+            if expanded.contains(node.id) && !upstream.isEmpty {
+                line += " (see above)"
+                lines.append(line)
+                return
+            }
+            lines.append(line)
+            expanded.insert(node.id)
+            let childPrefix = depth == 0 ? "" : prefix + (isLast ? "   " : "│  ")
+            for (index, edge) in upstream.enumerated() {
+                guard let child = self.node(edge.from) else { continue }
+                visit(child, prefix: childPrefix, isLast: index == upstream.count - 1, depth: depth + 1)
+            }
+        }
+        for node in nodes where !hasDownstream.contains(node.id) {
+            visit(node, prefix: "", isLast: true, depth: 0)
+        }
+        return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+    }
+
+    /// One line of ``textTree``.
+    func summary(_ node: Node) -> String {
+        if node.kind == .subscriber {
+            return "subscriber #\(node.id) (\(node.elementType))"
+        }
+        var parts = [node.title]
+        if !node.elementType.isEmpty { parts.append(node.elementType) }
+        if node.kind == .shared || node.subscribers > 1 {
+            parts.append(node.subscribers == 1 ? "1 subscriber" : "\(node.subscribers) subscribers")
+        }
+        if let events = node.events {
+            parts.append(events == 1 ? "1 event" : "\(events) events")
+        } else {
+            parts.append("fused")
+        }
+        return parts.joined(separator: " · ")
     }
 }

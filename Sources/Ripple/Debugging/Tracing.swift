@@ -67,8 +67,9 @@ public struct TraceEvent: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Records what named streams do, from any thread, into a bounded buffer, and
-/// writes it as a Chrome Trace Event Format file (see ``writeChromeTrace(to:)``)
-/// that Perfetto (ui.perfetto.dev) and `chrome://tracing` open directly.
+/// writes it as a Chrome Trace Event Format file (`writeChromeTrace(to:)`, in the
+/// `RippleDebugExport` module) that Perfetto (ui.perfetto.dev) and
+/// `chrome://tracing` open directly.
 ///
 /// ```swift
 /// let recorder = TraceRecorder(capacity: 10_000)
@@ -76,6 +77,7 @@ public struct TraceEvent: Sendable, Equatable, CustomStringConvertible {
 /// results.named("results").subscribe(onNext: show).disposed(by: bag)
 /// // ... use the app ...
 /// recorder.stop()
+/// // with `import RippleDebugExport`:
 /// try recorder.writeChromeTrace(to: URL(fileURLWithPath: "ripple-trace.json"))
 /// ```
 ///
@@ -208,13 +210,15 @@ public final class TraceRecorder: @unchecked Sendable {
         }
     }
 
-    /// The names of the threads seen, by thread identifier.
-    var threadNames: [UInt64: String] {
+    /// The names of the threads seen, by thread identifier (`package`: the
+    /// Chrome trace export in RippleDebugExport reads it).
+    package var threadNames: [UInt64: String] {
         state.withLock { $0.threadNames }
     }
 
-    /// The current time on the recorder's timeline, in nanoseconds.
-    var elapsed: UInt64 {
+    /// The current time on the recorder's timeline, in nanoseconds (`package`:
+    /// see ``threadNames``).
+    package var elapsed: UInt64 {
         state.withLock { state in
             guard let origin = state.origin else { return 0 }
             let now = Tracing.now()

@@ -1,5 +1,6 @@
 import Foundation
 import Ripple
+import RippleDebugExport
 import RippleTest
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import Ripple
 
 extension SubscriptionGraph {
     /// The graph in Graphviz's DOT language (`dot -Tsvg graph.dot > graph.svg`):
@@ -82,61 +83,6 @@ extension SubscriptionGraph {
         // Only strings, numbers, arrays, dictionaries and NSNull: cannot fail.
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// The graph as a tree for a terminal: one tree per subscriber, upstream
-    /// towards the leaves; a shared node met again is not expanded twice.
-    ///
-    /// ```
-    /// subscriber #12 (String)
-    /// └─ map at SearchViewModel.swift:42 · String · 3 events
-    ///    └─ share at SearchViewModel.swift:41 · String · 2 subscribers · 6 events
-    ///       └─ PublishRelay · String · 1 subscriber · 3 events
-    /// ```
-    public var textTree: String {
-        var lines: [String] = []
-        var expanded = Set<Int>()
-        let incoming = Dictionary(grouping: edges, by: \.to)
-        let hasDownstream = Set(edges.map(\.from))
-        func visit(_ node: Node, prefix: String, isLast: Bool, depth: Int) {
-            let branch = depth == 0 ? "" : (isLast ? "└─ " : "├─ ")
-            var line = prefix + branch + summary(node)
-            let upstream = incoming[node.id] ?? []
-            if expanded.contains(node.id) && !upstream.isEmpty {
-                line += " (see above)"
-                lines.append(line)
-                return
-            }
-            lines.append(line)
-            expanded.insert(node.id)
-            let childPrefix = depth == 0 ? "" : prefix + (isLast ? "   " : "│  ")
-            for (index, edge) in upstream.enumerated() {
-                guard let child = self.node(edge.from) else { continue }
-                visit(child, prefix: childPrefix, isLast: index == upstream.count - 1, depth: depth + 1)
-            }
-        }
-        for node in nodes where !hasDownstream.contains(node.id) {
-            visit(node, prefix: "", isLast: true, depth: 0)
-        }
-        return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
-    }
-
-    /// One line of ``textTree``.
-    func summary(_ node: Node) -> String {
-        if node.kind == .subscriber {
-            return "subscriber #\(node.id) (\(node.elementType))"
-        }
-        var parts = [node.title]
-        if !node.elementType.isEmpty { parts.append(node.elementType) }
-        if node.kind == .shared || node.subscribers > 1 {
-            parts.append(node.subscribers == 1 ? "1 subscriber" : "\(node.subscribers) subscribers")
-        }
-        if let events = node.events {
-            parts.append(events == 1 ? "1 event" : "\(events) events")
-        } else {
-            parts.append("fused")
-        }
-        return parts.joined(separator: " · ")
     }
 
     /// The lines of a node's label in DOT and Mermaid.

@@ -1,4 +1,5 @@
 import Foundation
+import Ripple
 
 extension TraceRecorder {
     /// The recording in Chrome's Trace Event Format (the JSON object form), which

@@ -1,3 +1,5 @@
+import Ripple
+
 extension SubscriptionGraph {
     /// The page's drawing and interaction, in JavaScript: measures the text,
     /// calls `rippleLayout`, draws the SVG and handles zoom, pan, search,

@@ -1,3 +1,5 @@
+import Ripple
+
 extension SubscriptionGraph {
     /// The page's layout, in JavaScript: `rippleLayout(input, options)` takes
     /// node sizes and edges and returns boxes, routed paths and label boxes.

@@ -1,3 +1,5 @@
+import Ripple
+
 extension SubscriptionGraph {
     /// The graph as a single self-contained HTML page: no server and no network.
     /// Its own script lays the graph out in layers (Graphviz `dot`'s method:

@@ -80,7 +80,7 @@ extension ObservableType {{
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<{generics}>(
         {args},
@@ -100,7 +100,7 @@ extension ObservableType where Element == Any {{
     /// soon as a source fails; every source is then disposed.
     ///
 {marble}
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<{generics}>(
         {args}
     ) -> Observable<({elements})> {{
@@ -109,7 +109,7 @@ extension ObservableType where Element == Any {{
 }}
 
 extension CombineLatestFactory {{
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<{types}>({factory_args}, site: SiteLiteral) -> Observable<({types})> {{
         Producer(site: site) {{ observer in
             let sink = CombineLatestSink<({optionals}), ({types})>(
@@ -152,7 +152,7 @@ extension ObservableType {{
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<{generics}>(
         {args},
@@ -173,7 +173,7 @@ extension ObservableType where Element == Any {{
     /// source fails; every source is then disposed.
     ///
 {marble}
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<{generics}>(
         {args}
     ) -> Observable<({elements})> {{
@@ -182,7 +182,7 @@ extension ObservableType where Element == Any {{
 }}
 
 extension ZipFactory {{
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<{types}>({factory_args}, site: SiteLiteral) -> Observable<({types})> {{
         Producer(site: site) {{ observer in
             let sink = ZipSink<({buffers}), ({types})>(

@@ -28,14 +28,14 @@ public struct ArrayChange<Element> {
 
     /// `true` for the first change of a stream: ``elements`` is the whole
     /// current array, to be displayed as it is (no previous array, no edits).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var isInitial: Bool {
         if case .initial = storedEdits { return true }
         return false
     }
 
     /// The edits from the previous array to ``elements``; empty for an initial change.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var edits: [ArrayEdit] {
         storedEdits.array
     }
@@ -72,7 +72,7 @@ public struct ArrayChange<Element> {
     }
 
     /// The first change of a stream: the whole of `elements`, no edits.
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func initial(_ elements: [Element]) -> ArrayChange {
         ArrayChange(elements: elements, edits: [], isInitial: true)
     }
@@ -136,7 +136,7 @@ enum StoredEdits: Sendable {
     case one(ArrayEdit)
     case many([ArrayEdit])
 
-    @inlinable
+    @_alwaysEmitIntoClient
     var array: [ArrayEdit] {
         switch self {
         case .initial: return []
@@ -147,7 +147,7 @@ enum StoredEdits: Sendable {
 
     /// The same edits in the same order, however they are stored, and both
     /// initial or neither.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func == (lhs: StoredEdits, rhs: StoredEdits) -> Bool {
         switch (lhs, rhs) {
         case (.initial, .initial): return true
@@ -165,7 +165,7 @@ extension ArrayChange: Sendable where Element: Sendable {}
 extension ArrayChange: Equatable where Element: Equatable {
     /// Equal elements, edits and ``isInitial`` (the synthesised comparison of the
     /// three, whichever way the edits are stored).
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func == (lhs: ArrayChange, rhs: ArrayChange) -> Bool {
         lhs.elements == rhs.elements && lhs.storedEdits == rhs.storedEdits
     }
@@ -174,7 +174,7 @@ extension ArrayChange: Equatable where Element: Equatable {
 extension ArrayChange: Hashable where Element: Hashable {
     /// Hashes the elements, the edits (as an array) and ``isInitial``, in that
     /// order, as the synthesised conformance did.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func hash(into hasher: inout Hasher) {
         hasher.combine(elements)
         hasher.combine(edits)

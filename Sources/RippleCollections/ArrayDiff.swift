@@ -31,7 +31,7 @@ enum ArrayDiff {
     /// and moves; `isUpdated` (`nil`: never) decides updates of elements of the
     /// same identity. Edits come in the order deletes, inserts, moves, updates,
     /// each sorted by index.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func edits<Element, ID: Hashable>(
         from old: [Element], to new: [Element],
         id: (Element) -> ID, isUpdated: ((Element, Element) -> Bool)?
@@ -45,7 +45,7 @@ enum ArrayDiff {
 
     /// Steps 1 and 2: for each new index, the old index of the same identity, or
     /// `-1`.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func match<Element, ID: Hashable>(_ old: [Element], _ new: [Element], id: (Element) -> ID) -> [Int] {
         var newToOld = [Int](repeating: -1, count: new.count)
         // Step 1: walk both arrays in step, matching equal identities without
@@ -122,7 +122,7 @@ enum ArrayDiff {
     /// Steps 3 and 4: the edits for a matching. `newToOld[j]` is the old index of
     /// the element at new index `j` (`-1`: inserted); every old index appears at
     /// most once. `isUpdated(old, new)` is asked once per matched pair.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func batch(oldCount: Int, newToOld: [Int], isUpdated: ((Int, Int) -> Bool)?) -> [ArrayEdit] {
         let newCount = newToOld.count
         // For each old index: its new index, or -1.
@@ -172,7 +172,7 @@ enum ArrayDiff {
     /// For each old index: `true` if it belongs to a longest increasing
     /// subsequence of the matched old indices taken in new order (patience
     /// sorting with back pointers).
-    @inlinable
+    @_alwaysEmitIntoClient
     static func longestIncreasingRun(_ newToOld: [Int], oldCount: Int) -> [Bool] {
         var stays = [Bool](repeating: false, count: oldCount)
         // Fast path: already increasing (no moves), the common case.

@@ -67,7 +67,7 @@ struct EditMapping {
 
     /// `true` if the element at new index `index` must be taken from the new
     /// array (an insert or an update); `false` if it is an old element, unchanged.
-    @inlinable
+    @_alwaysEmitIntoClient
     func takesNewValue(at index: Int) -> Bool {
         let old = newToOld[index]
         return old < 0 || isUpdated[old]
@@ -85,7 +85,7 @@ struct EditMapping {
 
     /// The new array built from `old`, taking inserted and updated elements from
     /// `newValue(index)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     func apply<T>(to old: [T], newValue: (Int) throws -> T) rethrows -> [T] {
         var result: [T] = []
         result.reserveCapacity(newToOld.count)

@@ -8,7 +8,7 @@ extension ObservableType {
     ///
     /// `deferred` makes the state per subscription; `compactMap` calls `step`
     /// once per element, serialized, so the captured state needs no lock.
-    @inlinable
+    @_alwaysEmitIntoClient
     func statefulMap<State, Output>(
         _ makeState: @escaping () -> State, _ step: @escaping (inout State, Element) throws -> Output?
     ) -> Observable<Output> {
@@ -25,7 +25,7 @@ extension ObservableType {
 extension ObservableType {
     /// Diffs each array against the previous one: an initial change for the
     /// first array, then the edits from each array to the next.
-    @inlinable
+    @_alwaysEmitIntoClient
     func diffedChanges<T>(_ diff: @escaping ([T], [T]) -> [ArrayEdit]) -> Observable<ArrayChange<T>> where Element == [T] {
         statefulMap({ nil as [T]? }) { previous, elements in
             defer { previous = elements }
@@ -53,7 +53,7 @@ extension ObservableType {
     /// source. An array that brings no edits (the same list again) sends
     /// nothing. Every change applies to the previous change's elements
     /// (``ArrayChange/apply(to:)``).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func changes<T: Hashable>() -> Observable<ArrayChange<T>> where Element == [T] {
         diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: { $0 }, isUpdated: nil) }
@@ -61,7 +61,7 @@ extension ObservableType {
 
     /// Like `changes()` for `Hashable` elements, with `Identifiable.id` as the
     /// identity: the same `id` with different contents is an `.update`.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func changes<T: Identifiable & Equatable>() -> Observable<ArrayChange<T>> where Element == [T] {
         diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: { $0 != $1 }) }
@@ -70,7 +70,7 @@ extension ObservableType {
     /// `changes()` for elements that are both `Identifiable` and `Hashable`:
     /// identity is the `id` (this overload is chosen over the `Hashable` one),
     /// so the same `id` with different contents is an `.update`.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func changes<T: Identifiable & Hashable>() -> Observable<ArrayChange<T>> where Element == [T] {
         diffedChanges { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: { $0 != $1 }) }
@@ -82,7 +82,7 @@ extension ObservableType {
     /// ```swift
     /// repositories.changes(identifiedBy: \.fullName)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func changes<T: Equatable, ID: Hashable>(identifiedBy id: @escaping (T) -> ID) -> Observable<ArrayChange<T>>
     where Element == [T] {
@@ -106,7 +106,7 @@ extension ObservableType {
     /// ```
     ///
     /// Completes and fails with the source; fails if `transform` throws.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func mapElements<T, Mapped>(_ transform: @escaping (T) throws -> Mapped) -> Observable<ArrayChange<Mapped>>
     where Element == ArrayChange<T> {
@@ -136,7 +136,7 @@ extension ObservableType {
     /// ```
     ///
     /// Completes and fails with the source; fails if `isIncluded` throws.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func filterElements<T>(_ isIncluded: @escaping (T) throws -> Bool) -> Observable<ArrayChange<T>>
     where Element == ArrayChange<T> {
@@ -177,7 +177,7 @@ extension ObservableType {
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     static func kept<T>(_ elements: [T], _ included: [Bool]) -> [T] {
         var result: [T] = []
         for index in elements.indices where included[index] {
@@ -202,7 +202,7 @@ extension ObservableType {
     /// ```
     ///
     /// Completes and fails with the source; fails if `areInIncreasingOrder` throws.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func sortedElements<T>(by areInIncreasingOrder: @escaping (T, T) throws -> Bool) -> Observable<ArrayChange<T>>
     where Element == ArrayChange<T> {

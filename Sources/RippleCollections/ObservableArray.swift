@@ -43,26 +43,26 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     // MARK: Reading
 
     /// A snapshot of the current contents.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var value: [Element] {
         store.read("value") { $0 }
     }
 
     /// The number of elements.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var count: Int {
         store.read("count") { $0.count }
     }
 
     /// `true` if the array is empty.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var isEmpty: Bool {
         store.read("isEmpty") { $0.isEmpty }
     }
 
     /// The element at `index`; assigning replaces it, which subscribers see as
     /// an `.update(index)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public subscript(index: Int) -> Element {
         get {
             store.read("subscript") { elements in
@@ -113,7 +113,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     // MARK: Mutating
 
     /// Adds `element` at the end: `.insert(count)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func append(_ element: Element) {
         store.mutate("append(_:)") { elements in
             elements.append(element)
@@ -122,7 +122,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     }
 
     /// Adds `newElements` at the end: one `.insert` per element.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
         let added = Array(newElements)
         store.mutate("append(contentsOf:)") { elements in
@@ -134,7 +134,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     }
 
     /// Inserts `element` at `index` (`0...count`): `.insert(index)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func insert(_ element: Element, at index: Int) {
         store.mutate("insert(_:at:)") { elements in
             precondition(index >= 0 && index <= elements.count, Self.message("insert(_:at:)", index, elements.count, end: true))
@@ -144,7 +144,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     }
 
     /// Inserts `newElements` at `index` (`0...count`): one `.insert` per element.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func insert<C: Collection>(contentsOf newElements: C, at index: Int) where C.Element == Element {
         let added = Array(newElements)
         store.mutate("insert(contentsOf:at:)") { elements in
@@ -157,7 +157,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     }
 
     /// Removes and returns the element at `index`: `.delete(index)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     @discardableResult
     public func remove(at index: Int) -> Element {
         store.mutate("remove(at:)") { elements in
@@ -168,7 +168,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     }
 
     /// Removes every element: one `.delete` per element.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func removeAll() {
         store.mutate("removeAll()") { elements in
             guard !elements.isEmpty else { return (nil, ()) }
@@ -183,7 +183,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     ///
     /// `shouldBeRemoved` runs while the array is locked (other threads wait); it
     /// must not use this `ObservableArray`. If it throws, nothing is removed.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
         let outcome = store.mutate("removeAll(where:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Result<Void, any Error>) in
             var kept: [Element] = []
@@ -208,7 +208,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
 
     /// Moves the element at `from` so that it ends up at `to` (both in
     /// `0..<count`): `.move(from: from, to: to)`, as `moveRow(at:to:)` means it.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func move(from: Int, to: Int) {
         store.mutate("move(from:to:)") { elements in
             precondition(from >= 0 && from < elements.count, Self.message("move(from:to:)", from, elements.count))
@@ -221,7 +221,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
 
     /// Replaces the elements in `range` with `newElements`: a `.delete` per
     /// element removed and an `.insert` per element added.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func replaceSubrange<C: Collection>(_ range: Range<Int>, with newElements: C) where C.Element == Element {
         let added = Array(newElements)
         store.mutate("replaceSubrange(_:with:)") { elements in
@@ -247,7 +247,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// `body` runs while the array is locked (other threads wait); it must not
     /// use this `ObservableArray` (only the batch it is given).
     @discardableResult
-    @inlinable
+    @_alwaysEmitIntoClient
     public func batchUpdate<Result>(_ body: (inout ArrayBatch<Element>) throws -> Result) rethrows -> Result {
         let outcome = store.mutate("batchUpdate(_:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Swift.Result<Result, any Error>) in
             let start = BatchStart(elements)
@@ -267,7 +267,7 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     }
 
     /// Replaces the contents with `newElements` using `diff` for the edits.
-    @inlinable
+    @_alwaysEmitIntoClient
     func replace(with newElements: [Element], diff: ([Element], [Element]) -> [ArrayEdit]) {
         store.mutate("replace(with:)") { elements in
             let edits = diff(elements, newElements)
@@ -287,7 +287,7 @@ extension ObservableArray where Element: Hashable {
     /// Replaces the contents with `newElements`, delivered as the *diff* from the
     /// current contents (inserts, deletes and moves; equal elements are the same
     /// element), not as a reset. Sends nothing if nothing changed.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func replace(with newElements: [Element]) {
         replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: { $0 }, isUpdated: nil) }
     }
@@ -298,7 +298,7 @@ extension ObservableArray where Element: Identifiable & Equatable {
     /// current contents: `id` decides inserts, deletes and moves, and an element
     /// with the same `id` but different contents is an update. Sends nothing if
     /// nothing changed.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func replace(with newElements: [Element]) {
         replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: !=) }
     }
@@ -308,7 +308,7 @@ extension ObservableArray where Element: Identifiable & Hashable {
     /// Replaces the contents with `newElements`, delivered as the *diff* from the
     /// current contents; identity is the `id` (this overload is chosen over the
     /// `Hashable` one), so the same `id` with other contents is an update.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func replace(with newElements: [Element]) {
         replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: { $0.id }, isUpdated: !=) }
     }
@@ -318,7 +318,7 @@ extension ObservableArray where Element: Equatable {
     /// Replaces the contents with `newElements`, delivered as the *diff* from the
     /// current contents, with `id` as the identity of an element: the same
     /// identity with different contents is an update.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func replace<ID: Hashable>(with newElements: [Element], identifiedBy id: (Element) -> ID) {
         replace(with: newElements) { ArrayDiff.edits(from: $0, to: $1, id: id, isUpdated: !=) }
     }

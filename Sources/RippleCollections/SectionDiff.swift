@@ -13,7 +13,7 @@ import Ripple
 ///    and inserted; one that stayed and changed is updated.
 @usableFromInline
 enum SectionDiff {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func change<Section, Item, SectionID: Hashable, ItemID: Hashable>(
         from old: [SectionModel<Section, Item>], to new: [SectionModel<Section, Item>],
         sectionID: (Section) -> SectionID, itemID: (Item) -> ItemID,

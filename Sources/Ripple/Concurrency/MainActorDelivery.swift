@@ -178,7 +178,7 @@ final class MainActorGate: @unchecked Sendable {
     /// (`#isolation` at the subscribing call): a gate for the main actor, `nil`
     /// for nonisolated code (no cost) and for other actors (see the Swift
     /// concurrency guide: the runtime has no check Ripple could report from).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func forSubscriber(_ isolation: (any Actor)?, _ method: StaticString) -> MainActorGate? {
         guard let isolation else { return nil }
@@ -192,7 +192,7 @@ final class MainActorGate: @unchecked Sendable {
 
     /// Calls `body(value)` on the main actor: now, when called there with nothing
     /// waiting; else on the main queue, after what is waiting.
-    @inlinable
+    @_alwaysEmitIntoClient
     func deliver<Value>(_ value: Value, _ body: @escaping (Value) -> Void) {
         if mayDeliverNow {
             body(value)
@@ -202,27 +202,27 @@ final class MainActorGate: @unchecked Sendable {
     }
 
     /// An observer that delivers its events to `on` through ``deliver(_:_:)``.
-    @inlinable
+    @_alwaysEmitIntoClient
     func observer<Element>(_ on: @escaping (Event<Element>) -> Void) -> AnyObserver<Element> {
         AnyObserver(eventHandler: handler(on))
     }
 
     /// `on`, called through ``deliver(_:_:)``.
-    @inlinable
+    @_alwaysEmitIntoClient
     func handler<Element>(_ on: @escaping (Event<Element>) -> Void) -> (Event<Element>) -> Void {
         { event in self.deliver(event, on) }
     }
 
     /// `onDisposed`, run on the main actor: at once when the subscription is
     /// disposed there, else on the main queue (reported).
-    @inlinable
+    @_alwaysEmitIntoClient
     func guarding(_ onDisposed: (() -> Void)?) -> (() -> Void)? {
         guard let onDisposed else { return nil }
         return { self.disposed(onDisposed) }
     }
 
     /// `onDisposed` through `delivery`'s ``guarding(_:)``, or as it is without a gate.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func onDisposed(_ onDisposed: (() -> Void)?, through delivery: MainActorGate?) -> (() -> Void)? {
         guard let delivery else { return onDisposed }
         return delivery.guarding(onDisposed)

@@ -121,7 +121,7 @@ extension AtomicCell {
     // Each operation picks the C function of its ordering; with the ordering a
     // constant at the call site (as everywhere in Ripple), the switch folds away.
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func load(_ cell: UnsafeMutablePointer<Self>, ordering: AtomicLoadOrdering) -> Value {
         let bits: UInt64
@@ -133,7 +133,7 @@ extension AtomicCell {
         return Value(atomicBits: bits)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func store(_ cell: UnsafeMutablePointer<Self>, _ value: Value, ordering: AtomicStoreOrdering) {
         switch ordering {
@@ -144,7 +144,7 @@ extension AtomicCell {
     }
 
     /// Stores `value` and returns the value it replaced.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     @discardableResult
     static func exchange(_ cell: UnsafeMutablePointer<Self>, _ value: Value, ordering: AtomicUpdateOrdering) -> Value {
@@ -162,7 +162,7 @@ extension AtomicCell {
 
     /// Stores `desired` if the cell holds `expected`; returns whether it did and
     /// the value the cell held.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     @discardableResult
     static func compareExchange(
@@ -185,7 +185,7 @@ extension AtomicCell {
 extension AtomicCell where Value: FixedWidthInteger {
     /// Adds `operand`, wrapping around on overflow; returns the values before and
     /// after.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     @discardableResult
     static func add(
@@ -206,7 +206,7 @@ extension AtomicCell where Value: FixedWidthInteger {
 
     /// Subtracts `operand`, wrapping around on overflow; returns the values before
     /// and after.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     @discardableResult
     static func subtract(
@@ -225,7 +225,7 @@ extension AtomicCell where Value: FixedWidthInteger {
         return (oldValue, oldValue &- operand)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     @discardableResult
     static func bitwiseOr(
@@ -244,7 +244,7 @@ extension AtomicCell where Value: FixedWidthInteger {
         return (oldValue, oldValue | operand)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     @discardableResult
     static func bitwiseAnd(

@@ -32,7 +32,7 @@ extension Event: CustomDebugStringConvertible {
 
 extension Event {
     /// `true` for `.error` and `.completed`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var isStopEvent: Bool {
         switch self {
         case .next: return false
@@ -41,21 +41,21 @@ extension Event {
     }
 
     /// The element of a `.next` event, `nil` otherwise.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var element: Element? {
         if case .next(let value) = self { return value }
         return nil
     }
 
     /// The error of an `.error` event, `nil` otherwise.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var error: Swift.Error? {
         if case .error(let error) = self { return error }
         return nil
     }
 
     /// `true` only for `.completed`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var isCompleted: Bool {
         if case .completed = self { return true }
         return false
@@ -63,7 +63,7 @@ extension Event {
 
     /// Transforms the element of a `.next` event; an error thrown by `transform`
     /// becomes an `.error` event. Terminal events pass through unchanged.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func map<Result>(_ transform: (Element) throws -> Result) -> Event<Result> {
         switch self {
         case .next(let element):

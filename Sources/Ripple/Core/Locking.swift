@@ -46,7 +46,7 @@ final class PlatformLock: @unchecked Sendable {
         pointer.deallocate()
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(pointer)
@@ -55,7 +55,7 @@ final class PlatformLock: @unchecked Sendable {
         #endif
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(pointer)
@@ -64,7 +64,7 @@ final class PlatformLock: @unchecked Sendable {
         #endif
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
@@ -97,7 +97,7 @@ package final class LockedState<State>: @unchecked Sendable {
         self.state = state
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
@@ -120,14 +120,14 @@ struct Bag<Element> {
     init() {}
 
     /// The number of live entries.
-    @inlinable
+    @_alwaysEmitIntoClient
     var count: Int { keys.count - tombstones }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     var isEmpty: Bool { count == 0 }
 
     /// Adds `element` after every entry already present.
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func insert(_ element: Element) -> BagKey {
         let key = nextKey
         nextKey &+= 1
@@ -138,7 +138,7 @@ struct Bag<Element> {
 
     /// Removes the entry for `key` and returns it, or `nil` if it is not present.
     /// When `compact` is `false` the storage positions are left untouched.
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func remove(forKey key: BagKey, compact: Bool = true) -> Element? {
         guard let index = index(of: key.rawValue), let element = values[index] else { return nil }
         values[index] = nil
@@ -182,7 +182,7 @@ struct Bag<Element> {
     }
 
     /// Removes and returns every live entry, in insertion order.
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func removeAll() -> [Element] {
         let live = values.compactMap { $0 }
         keys = []
@@ -192,7 +192,7 @@ struct Bag<Element> {
     }
 
     /// The live entries, in insertion order.
-    @inlinable
+    @_alwaysEmitIntoClient
     var elements: [Element] {
         values.compactMap { $0 }
     }

@@ -70,7 +70,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     ///
     /// The returned subscription releases everything (including `observer`) when it
     /// is disposed or when the sequence terminates.
-    @inlinable
+    @_alwaysEmitIntoClient
     public final func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         let subscription = ClosureSubscription(onDisposed: nil)
         let sink = AnyObserver<Element> { event in
@@ -85,7 +85,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Returns `self`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public final func asObservable() -> Observable<Element> {
         self
     }
@@ -95,7 +95,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     /// Like RxSwift, a subscription runs with the current thread's trampoline active,
     /// so that sources emitting on ``CurrentThreadScheduler`` queue their work behind
     /// the subscription instead of recursing into it.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func subscribe(sink observer: AnyObserver<Element>) -> SubscriptionBase? {
         subscribe(sink: observer, recorded: SubscriptionRecorder.isRecording)
@@ -109,7 +109,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     /// states: out of line (as the optimizer left it once `start` could call the
     /// recorder), it cost about 23 instructions per subscription in
     /// `subscribe-dispose` (`ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func subscribe(sink observer: AnyObserver<Element>, recorded: Bool) -> SubscriptionBase? {
         let trampoline = Trampoline.current
@@ -130,7 +130,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     /// subscription machinery: every subscription of an observable, by an
     /// operator or by a subscriber, comes through here. Off, it costs a relaxed
     /// load and a branch per subscription, nothing per event.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func start(_ observer: AnyObserver<Element>, recorded: Bool) -> SubscriptionBase? {
         if recorded {
@@ -142,7 +142,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     /// ``subscribe(sink:)`` for the handlers of `subscribe(onNext:...)` in a box,
     /// to an observable of kind ``ObservableKind/subject``. Never while
     /// subscriptions are recorded (the graph then shows the subscriber).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func subscribe(box: ObserverBox<Element>) -> SubscriptionBase? {
         Trampoline.running { run(box: box) }
@@ -216,7 +216,7 @@ enum ObservableKind: UInt8 {
     case stage
 
     /// A ``HandlersProducer``: `handlers` or `stage`.
-    @inlinable
+    @_alwaysEmitIntoClient
     var takesHandlers: Bool { rawValue >= ObservableKind.handlers.rawValue }
 }
 

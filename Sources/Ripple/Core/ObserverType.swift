@@ -13,25 +13,25 @@ public protocol ObserverType {
 
 extension ObserverType {
     /// Sends `.next(element)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func onNext(_ element: Element) {
         on(.next(element))
     }
 
     /// Sends `.completed`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func onCompleted() {
         on(.completed)
     }
 
     /// Sends `.error(error)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func onError(_ error: Swift.Error) {
         on(.error(error))
     }
 
     /// Erases this observer to ``AnyObserver``.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObserver() -> AnyObserver<Element> {
         AnyObserver(self)
     }
@@ -39,7 +39,7 @@ extension ObserverType {
     /// An observer that transforms each element with `transform` before handing it
     /// to this observer. Terminal events pass through unchanged; if `transform`
     /// throws, this observer receives the error.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func mapObserver<Result>(_ transform: @escaping (Result) throws -> Element) -> AnyObserver<Result> {
         AnyObserver { event in
             self.on(event.map(transform))
@@ -98,13 +98,13 @@ public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
     }
 
     /// Forwards `event` to the wrapped handler.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func on(_ event: Event<Element>) {
         observer(event)
     }
 
     /// Returns `self`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObserver() -> AnyObserver<Element> {
         self
     }

@@ -27,7 +27,7 @@ enum StepResult<Output> {
     /// The result as the end of the stream: the input was a terminal event, so
     /// what follows it must be one too (an element becomes the last one, nothing
     /// becomes completion).
-    @inlinable
+    @_alwaysEmitIntoClient
     var ending: StepResult<Output> {
         switch self {
         case .next(let element): return .last(element)
@@ -65,15 +65,15 @@ protocol PipelineStep {
 }
 
 extension PipelineStep {
-    @inlinable
+    @_alwaysEmitIntoClient
     func complete(_ state: inout State) throws -> StepResult<Output> { .completed }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error, _ state: inout State) throws -> StepResult<Output> { throw error }
 }
 
 extension PipelineStep where State == Void {
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() {}
 }
 
@@ -88,7 +88,7 @@ extension PipelineStep {
     /// - A terminal input gives a terminal result (``StepResult/ending``).
     /// - An error thrown here fails the stream; ``applyFailure(_:_:_:)`` is the
     ///   same for an error thrown before this step.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func apply(_ upstream: StepResult<Input>, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
         if context.isStopped { return .skip }
@@ -112,7 +112,7 @@ extension PipelineStep {
     }
 
     /// This step applied to a failure of the steps before it (or of the source).
-    @inlinable
+    @_alwaysEmitIntoClient
     func applyFailure(_ error: Swift.Error, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
         if context.isStopped { return .skip }
         return try fail(error, &state).ending
@@ -123,7 +123,7 @@ extension ObservableType {
     /// This sequence followed by `step`: the way a synchronous operator is
     /// applied (see ``PipelineStep``). A new stage every time; nothing that
     /// exists is changed. `site` is the operator's (see ``OperatorSite``).
-    @inlinable
+    @_alwaysEmitIntoClient
     func appending<Step: PipelineStep>(_ step: Step, site: SiteLiteral) -> Observable<Step.Output> where Step.Input == Element {
         PipelineStage(step, after: asObservable(), site: site)
     }
@@ -151,7 +151,7 @@ struct PipelineContext {
         self.sink = sink
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     var isStopped: Bool {
         guard let sink else { return false }
         return sink._withUnsafeGuaranteedRef { $0.isDisposed }
@@ -161,7 +161,7 @@ struct PipelineContext {
 /// Calls `body` with `object` as the `T` it is known to be, without reference
 /// counting: `unsafeDowncast` returns a new (+1) reference, which cost a retain
 /// and a release per stage and element.
-@inlinable
+@_alwaysEmitIntoClient
 @inline(__always)
 func withBorrowed<T: AnyObject, Result>(_ object: AnyObject, as type: T.Type, _ body: (T) throws -> Result) rethrows -> Result {
     try Unmanaged<T>.fromOpaque(Unmanaged.passUnretained(object).toOpaque())._withUnsafeGuaranteedRef(body)
@@ -240,7 +240,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     /// The address given to steps whose state has no size: a value of a zero-sized
     /// type occupies no memory and is never loaded or stored, so any non-null
     /// address aligned for it will do (64 covers every alignment).
-    @inlinable
+    @_alwaysEmitIntoClient
     static var emptyState: UnsafeMutableRawPointer {
         UnsafeMutableRawPointer(bitPattern: 64).unsafelyUnwrapped
     }
@@ -249,7 +249,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     /// states on the stack, and passes its events to `emit`: at most one element
     /// from the `just`'s element, then the end (for a step that emits at the end,
     /// one that turns a failure into an element, one more element with it).
-    @inlinable
+    @_alwaysEmitIntoClient
     final func runOnJust(_ emit: (Event<Output>) -> Void) {
         withStates { state in
             let context = PipelineContext(state: state, sink: nil)
@@ -266,7 +266,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
 
     /// ``runOnJust(_:)``, collected: what the flatMap family forwards instead of
     /// subscribing to an inner pipeline on a `just`.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func runOnJust() -> PipelineRun<Output> {
         var run = PipelineRun<Output>()
         runOnJust { event in
@@ -291,7 +291,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     /// a subscription would call them (`onDisposed` last), and nothing is left to
     /// dispose, so no subscription object is made. An error without `onError` goes
     /// to ``Hooks/defaultErrorHandler``, as on the general path.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func runOnJust(
         onNext: ((Output) -> Void)?,
         onError: ((Swift.Error) -> Void)?,
@@ -316,7 +316,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     }
 
     /// Passes `result` to `emit` as events; `true` if it ended the stream.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func emit(_ result: StepResult<Output>, _ emit: (Event<Output>) -> Void) -> Bool {
         switch result {
@@ -335,7 +335,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     }
 
     /// Runs `body` with an initialised state block on the stack.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func withStates(_ body: (UnsafeMutableRawPointer) -> Void) {
         guard stateSize > 0 else {
@@ -366,12 +366,12 @@ struct PipelineRun<Output> {
     @inlinable
     init() {}
 
-    @inlinable
+    @_alwaysEmitIntoClient
     var hasElements: Bool {
         first != nil
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func forEachElement(_ body: (Output) -> Void) {
         if let first {
             body(first)
@@ -505,7 +505,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// This step's state in `context`'s state block.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func state(_ context: PipelineContext) -> UnsafeMutablePointer<Step.State> {
         (context.state + stateOffset).assumingMemoryBound(to: Step.State.self)
@@ -513,21 +513,21 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
 
     /// This stage's step, then its predicate, on what the steps before it made
     /// of one input.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func run(_ upstream: StepResult<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
         try filtered(step.apply(upstream, &state(context).pointee, context), context)
     }
 
     /// The same for a failure before this stage.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func runFailure(_ error: Swift.Error, _ context: PipelineContext) throws -> StepResult<Step.Output> {
         try filtered(step.applyFailure(error, &state(context).pointee, context), context)
     }
 
     /// The same for an event of the source (the first stage).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func run(_ event: Event<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
         switch event {
@@ -538,7 +538,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// `result` through ``predicate``, as through a `filter` step of its own.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func filtered(_ result: StepResult<Step.Output>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
         guard hasPredicate else { return result }
@@ -561,7 +561,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     ///   ``receiveFromSource(_:_:)``: `input` points to it (a `StepResult` of the
     ///   first step's output), or `failure` is what the first step threw;
     /// - a `just`: `input` is non-nil for its element, `nil` for its completion.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func pullHere(
         _ context: PipelineContext, _ input: UnsafeRawPointer?, _ failure: Swift.Error?, at position: StagePosition
@@ -594,7 +594,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// event and hands its result (or failure) to the sink's entry point.
     /// Inlined into the observer closure: a call in between cost about 15
     /// instructions per element.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func receiveFromSource(_ event: Event<Step.Input>, _ sink: PipelineSinkCore) {
         let context = sink.context
@@ -615,7 +615,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
 
     /// Initialises (`true`) or deinitialises (`false`) the states of the steps up
     /// to and including this one in `state`.
-    @inlinable
+    @_alwaysEmitIntoClient
     func prepare(_ state: UnsafeMutableRawPointer, initialize: Bool) {
         if MemoryLayout<Step.State>.size > 0 {
             let pointer = (state + stateOffset).assumingMemoryBound(to: Step.State.self)
@@ -635,7 +635,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// Subscribes `sink` to the pipeline's source, through the first stage.
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribeFirst(_ sink: PipelineSinkCore) -> SubscriptionBase? {
         guard position == .firstOnSource || position == .firstOnJust else {
             return withBorrowed(upstream, as: Pipeline<Step.Input>.self) { previous in
@@ -652,7 +652,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// `subscribe(observer)`, and every operator's subscription to this stage.
-    @inlinable
+    @_alwaysEmitIntoClient
     func connect(_ observer: AnyObserver<Step.Output>) -> SubscriptionBase? {
         if sourceIsJust {
             runOnJust { observer.on($0) }
@@ -663,7 +663,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
 
     /// `subscribe(onNext:onError:onCompleted:onDisposed:)`: the sink calls the
     /// handlers itself.
-    @inlinable
+    @_alwaysEmitIntoClient
     func connect(_ handlers: SubscribeHandlers<Step.Output>) -> SubscriptionBase? {
         Trampoline.running {
             if sourceIsJust {
@@ -682,7 +682,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// The sink's entry point, when this stage is the last one (at `position`,
     /// a constant in each caller): runs the steps after the first, then delivers.
     /// Inlined into the entry point's closure.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func receive<Downstream: PipelineDownstream>(
         _ core: PipelineSinkCore, as downstream: Downstream.Type, _ input: UnsafeRawPointer?, _ failure: Swift.Error?,
@@ -705,7 +705,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// The source's observer when this stage is the only one: the step runs and
     /// its result is delivered in the same call (a pipeline of one step costs one
     /// call per element, like an operator with a sink of its own).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func receiveAlone<Downstream: PipelineDownstream>(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output, Downstream>)
     where Downstream.Element == Step.Output {
@@ -722,7 +722,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// The pipeline's one sink for this subscription; this stage's step runs in
     /// its entry point. The entry point is chosen here, by the stage's position,
     /// so that elements pay no dispatch on it.
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribeSink<Downstream: PipelineDownstream>(_ downstream: Downstream) -> SubscriptionBase
     where Downstream.Element == Step.Output {
         switch position {
@@ -760,12 +760,12 @@ protocol PipelineDownstream {
 }
 
 extension AnyObserver: PipelineDownstream {
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element) {
         on(.next(element))
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func finish(_ event: Event<Element>) {
         on(event)
     }
@@ -801,13 +801,13 @@ class PipelineSinkCore: SubscriptionBase, @unchecked Sendable {
         super.init()
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     final var context: PipelineContext {
         PipelineContext(state: state, sink: Unmanaged.passUnretained(self))
     }
 
     /// Calls `body` with the first stage, as the `Stage` it is.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func withFirst<Stage: AnyObject, Result>(_ type: Stage.Type, _ body: (Stage) throws -> Result) rethrows -> Result {
         try first.unsafelyUnwrapped._withUnsafeGuaranteedRef { try withBorrowed($0, as: Stage.self, body) }
@@ -847,7 +847,7 @@ where Downstream.Element == Output {
 
     /// Calls `body` with the last stage, as the `Stage` it is, without reference
     /// counting (the sink holds it).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func withTail<Stage: AnyObject, Result>(_ type: Stage.Type, _ body: (Stage) throws -> Result) rethrows -> Result {
         try Unmanaged<Stage>.fromOpaque(unretainedTail.toOpaque())._withUnsafeGuaranteedRef(body)
@@ -864,7 +864,7 @@ where Downstream.Element == Output {
 
     /// Passes the last step's result on: an element unless disposed, a terminal
     /// event followed by the disposal of the whole chain.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func deliver(_ result: StepResult<Output>) {
         switch result {
@@ -885,7 +885,7 @@ where Downstream.Element == Output {
     }
 
     /// Out of line: the cold path.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     final func finish(_ event: Event<Output>) {
         if !isDisposed {

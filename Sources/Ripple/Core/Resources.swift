@@ -23,7 +23,7 @@ public enum Resources {
         #endif
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func incrementTotal() {
         #if DEBUG
@@ -31,7 +31,7 @@ public enum Resources {
         #endif
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func decrementTotal() {
         #if DEBUG

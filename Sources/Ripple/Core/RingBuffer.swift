@@ -17,10 +17,10 @@ struct RingBuffer<Element> {
         storage = ContiguousArray(repeating: nil, count: Swift.max(capacity, 0))
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     var isEmpty: Bool { count == 0 }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         var index = head + count
@@ -29,7 +29,7 @@ struct RingBuffer<Element> {
         count += 1
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
@@ -40,20 +40,20 @@ struct RingBuffer<Element> {
         return element
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     var first: Element? {
         count > 0 ? storage[head] : nil
     }
 
     /// The element at logical position `offset` (0 is the front).
-    @inlinable
+    @_alwaysEmitIntoClient
     subscript(offset: Int) -> Element {
         var index = head + offset
         if index >= storage.count { index -= storage.count }
         return storage[index]!
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func removeAll() {
         storage = []
         head = 0
@@ -61,7 +61,7 @@ struct RingBuffer<Element> {
     }
 
     /// The elements from front to back.
-    @inlinable
+    @_alwaysEmitIntoClient
     var elements: [Element] {
         (0..<count).map { self[$0] }
     }

@@ -35,7 +35,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     }
 
     /// `true` once disposed, either explicitly or because the stream terminated.
-    @inlinable
+    @_alwaysEmitIntoClient
     public final var isDisposed: Bool {
         AtomicCell.load(&lifecycle, ordering: .acquiring) & SubscriptionBase.disposedFlag != 0
     }
@@ -47,7 +47,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     /// Nothing to attach (`nil`), or an upstream that already disposed itself (a
     /// synchronous source that terminated during `subscribe`), costs no atomic
     /// read-modify-write: there is nothing left for `dispose()` to release.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func setUpstream(_ subscription: SubscriptionBase?) {
         guard let subscription, !subscription.isDisposed else { return }
         upstream = subscription
@@ -62,7 +62,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     /// releases the failed source before subscribing to the replacement). An
     /// upstream attached later (a source that failed while it was being
     /// subscribed) is disposed as soon as it is attached.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func releaseUpstream() {
         let old = AtomicCell.bitwiseOr(&lifecycle, SubscriptionBase.releasedFlag, ordering: .acquiringAndReleasing).oldValue
         let mask = SubscriptionBase.upstreamFlag | SubscriptionBase.disposedFlag | SubscriptionBase.releasedFlag
@@ -72,7 +72,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     }
 
     /// Attaches any `Disposable` as the upstream.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func setUpstream(disposable: Disposable) {
         setUpstream(SubscriptionBase.wrap(disposable))
     }
@@ -92,7 +92,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     }
 
     /// Disposes the upstream subscription and this subscription's own resources.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public final func dispose() {
         // A plain load first: disposing twice (common when a terminal event and the
@@ -132,7 +132,7 @@ class Sink<Output>: SubscriptionBase, @unchecked Sendable {
     }
 
     /// Forwards an element unless the sink was disposed.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func forwardNext(_ element: Output) {
         if !isDisposed {
@@ -142,7 +142,7 @@ class Sink<Output>: SubscriptionBase, @unchecked Sendable {
 
     /// Forwards an event unless the sink was disposed; a terminal event also
     /// disposes the sink.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func forward(_ event: Event<Output>) {
         switch event {
         case .next(let element):
@@ -154,7 +154,7 @@ class Sink<Output>: SubscriptionBase, @unchecked Sendable {
 
     /// Forwards a terminal event (unless the sink was disposed), then disposes the
     /// sink. Kept out of line: it is the cold path of every operator.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     final func forwardTerminal(_ event: Event<Output>) {
         if !isDisposed {
@@ -164,13 +164,13 @@ class Sink<Output>: SubscriptionBase, @unchecked Sendable {
     }
 
     /// Forwards `.error(error)` and disposes.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func forwardError(_ error: Swift.Error) {
         forwardTerminal(.error(error))
     }
 
     /// Forwards `.completed` and disposes.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func forwardCompleted() {
         forwardTerminal(.completed)
     }
@@ -225,11 +225,11 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         init() {}
 
         /// Queues an element.
-        @inlinable
+        @_alwaysEmitIntoClient
         mutating func next(_ element: Output) { append(.next(element)) }
 
         /// Queues a terminal event; later events of this sink are dropped.
-        @inlinable
+        @_alwaysEmitIntoClient
         mutating func terminate(_ event: Event<Output>) {
             if case .error(let error) = event {
                 errorTrail = ErrorTraces.trail(of: error)
@@ -237,7 +237,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             append(event)
         }
 
-        @inlinable
+        @_alwaysEmitIntoClient
         mutating func append(_ event: Event<Output>) {
             if head == nil && rest.isEmpty {
                 head = event
@@ -246,7 +246,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             }
         }
 
-        @inlinable
+        @_alwaysEmitIntoClient
         mutating func popFirst() -> Event<Output>? {
             if let event = head {
                 head = nil
@@ -255,7 +255,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             return rest.popFirst()
         }
 
-        @inlinable
+        @_alwaysEmitIntoClient
         mutating func removeAll() {
             head = nil
             rest.removeAll()
@@ -298,7 +298,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     }
 
     /// Runs `body` with `shared` while holding the lock.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func locked<Result>(_ body: (inout Shared) throws -> Result) rethrows -> Result {
         lock.lock()
@@ -315,7 +315,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     ///
     /// A thread that queued its events behind another thread's delivery whose
     /// turn is ending waits until that delivery is over (``waitForTurnEnd(of:)``).
-    @inlinable
+    @_alwaysEmitIntoClient
     final func update<Result>(_ body: (inout State, inout Outbox) throws -> Result) rethrows -> Result {
         var endingTurn: UInt = 0
         let (result, first) = try locked { shared -> (Result, Event<Output>?) in
@@ -372,7 +372,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     }
 
     /// Reads the state under the lock.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try locked { try body(&$0.state) }
     }
@@ -380,7 +380,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// Forwards a queued error with the path it had on the thread that queued it
     /// (see ``ErrorTraces``). Out of line: inlined, it cost the event loop about
     /// ten instructions per element (`combinelatest`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     final func forwardQueuedError(_ event: Event<Output>) {
         let trail = locked { $0.outbox.errorTrail }
@@ -398,7 +398,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// queued, threads that queue more wait until this thread has delivered
     /// what is queued and stopped (``waitForTurnEnd(of:)``), so that it is not
     /// kept delivering for as long as they produce.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func deliver(startingWith first: Event<Output>) {
         var event = first
         var delivered = 0
@@ -446,7 +446,7 @@ extension Observable {
     /// is already running: subscribing upstream right away needs no thread-local
     /// lookup. Do not use it anywhere else (an event handler, a scheduled action,
     /// another thread): there, use `subscribe(sink:)`.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func subscribeNested(sink observer: AnyObserver<Element>) -> SubscriptionBase? {
         start(observer, recorded: SubscriptionRecorder.isRecording)

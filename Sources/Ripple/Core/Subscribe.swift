@@ -18,7 +18,7 @@ extension ObservableType {
     /// - Returns: The subscription. It is released when disposed or when the
     ///   sequence terminates.
     @available(swift, introduced: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(
         _ on: @escaping (Event<Element>) -> Void,
         isolation: (any Actor)? = #isolation
@@ -29,12 +29,12 @@ extension ObservableType {
     /// Subscribes a closure that receives every event (Swift 5 language mode:
     /// `on` runs where the events arrive, as in RxSwift).
     @available(swift, obsoleted: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
         subscribe(on, delivery: nil)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribe(_ on: @escaping (Event<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         let subscription = ClosureSubscription(onDisposed: nil)
         let forward: (Event<Element>) -> Void = { event in
@@ -71,7 +71,7 @@ extension ObservableType {
     ///   `@MainActor` type), the handlers run on the main actor only; see
     ///   "Main-actor code and background events" in the Swift concurrency guide.
     @available(swift, introduced: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
@@ -88,7 +88,7 @@ extension ObservableType {
     /// Subscribes handlers for each kind of event (Swift 5 language mode: they
     /// run where the events arrive, as in RxSwift).
     @available(swift, obsoleted: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
@@ -98,7 +98,7 @@ extension ObservableType {
         subscribe(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribe(
         onNext: ((Element) -> Void)?,
         onError: ((Swift.Error) -> Void)?,
@@ -163,7 +163,7 @@ extension ObservableType {
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with ``subscribe(onNext:onError:onCompleted:onDisposed:isolation:)``.
     @available(swift, introduced: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
@@ -182,7 +182,7 @@ extension ObservableType {
     /// argument (Swift 5 language mode: they run where the events arrive, as in
     /// RxSwift).
     @available(swift, obsoleted: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
@@ -196,7 +196,7 @@ extension ObservableType {
         )
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribe<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)?,
@@ -218,7 +218,7 @@ extension ObservableType {
 /// A handler of a `with:` form as a plain one: it receives `object`, held weakly,
 /// first, and does nothing once `object` is gone. `nil` stays `nil` (an error
 /// without `onError` still goes to ``Hooks/defaultErrorHandler``).
-@inlinable
+@_alwaysEmitIntoClient
 func holdingWeakly<Object: AnyObject, Value>(
     _ object: Object, _ handler: ((Object, Value) -> Void)?
 ) -> ((Value) -> Void)? {
@@ -229,7 +229,7 @@ func holdingWeakly<Object: AnyObject, Value>(
 }
 
 /// ``holdingWeakly(_:_:)`` for a handler without a value.
-@inlinable
+@_alwaysEmitIntoClient
 func holdingWeakly<Object: AnyObject>(_ object: Object, _ handler: ((Object) -> Void)?) -> (() -> Void)? {
     guard let handler else { return nil }
     return { [weak object] in
@@ -266,7 +266,7 @@ struct SubscribeHandlers<Element> {
     }
 
     /// Hands an event to its handler.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     func on(_ event: Event<Element>) {
         switch event {
@@ -278,7 +278,7 @@ struct SubscribeHandlers<Element> {
     }
 
     /// Hands `element` to `onNext` unless the subscription was disposed.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func next(_ element: Element) {
         if !subscription.isDisposed {
@@ -287,7 +287,7 @@ struct SubscribeHandlers<Element> {
     }
 
     /// Handles a terminal event (`.next` is ignored), then disposes.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     func finish(_ event: Event<Element>) {
         if subscription.isDisposed { return }

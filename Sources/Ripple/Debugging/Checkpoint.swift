@@ -15,7 +15,7 @@ extension ObservableType {
     /// source:               --a--b--#
     /// checkpoint("search"): --a--b--#     (the error's trace: checkpoint("search") at File.swift:12)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func checkpoint(_ description: String) -> Observable<Element> {
         let source = asObservable()
@@ -66,7 +66,7 @@ final class CheckpointSink<Element>: Sink<Element>, @unchecked Sendable {
         super.init(observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

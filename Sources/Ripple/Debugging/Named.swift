@@ -19,7 +19,7 @@ extension ObservableType {
     /// source:           --a--b--|
     /// named("search"):  --a--b--|     (span "search", instants next(a), next(b), completed)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func named(_ name: String) -> Observable<Element> {
         let source = asObservable()
@@ -89,7 +89,7 @@ final class NamedSink<Element>: Sink<Element>, @unchecked Sendable {
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func on(_ event: Event<Element>) {
         if AtomicCell.load(&_tracingIsActive, ordering: .relaxed) {
             traceEvent(event)

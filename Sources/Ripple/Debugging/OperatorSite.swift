@@ -61,7 +61,7 @@ struct SiteLiteral: @unchecked Sendable {
     @usableFromInline let capture: UInt32
 
     /// No site: a source, a subject, an observable Ripple builds for itself.
-    @inlinable
+    @_alwaysEmitIntoClient
     static var none: SiteLiteral { SiteLiteral(name: nil, capture: 0) }
 
     @inlinable
@@ -95,7 +95,7 @@ struct SiteLiteral: @unchecked Sendable {
         self.capture = OperatorSites.capture()
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     var isNone: Bool { name == nil }
 
     /// The public form; `nil` for ``none``. The file and line are those of the

@@ -148,7 +148,7 @@ enum SubscriptionRecorder {
     /// Whether subscriptions are recorded: one relaxed load of a C global
     /// (`ripple_records_operator_sites`, CRippleAtomics.h), the only thing
     /// the subscription machinery reads when recording is off.
-    @inlinable
+    @_alwaysEmitIntoClient
     static var isRecording: Bool {
         ripple_recording()
     }

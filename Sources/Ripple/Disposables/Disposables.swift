@@ -1,7 +1,7 @@
 /// Factory methods for common disposables.
 public enum Disposables {
     /// A disposable that does nothing when disposed.
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func create() -> Disposable {
         NopDisposable.noOp
     }
@@ -55,7 +55,7 @@ struct NopDisposable: Disposable, Sendable {
     @inlinable
     init() {}
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func dispose() {}
 }
 

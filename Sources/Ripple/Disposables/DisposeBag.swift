@@ -111,7 +111,7 @@ extension DisposeBag {
 
 extension Disposable {
     /// Adds this disposable to `bag`: it is disposed when the bag is deallocated.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func disposed(by bag: DisposeBag) {
         bag.insert(self)
     }

@@ -10,7 +10,7 @@ extension ObservableType {
     /// source:                         --1--2--#
     /// catch { _ in .of(8, 9) }:       --1--2--(89|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         let source = asObservable()
@@ -34,7 +34,7 @@ extension ObservableType {
     /// source:               --1--2--#
     /// catchAndReturn(0):    --1--2--(0|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
         // A step of the pipeline (docs/Architecture.md): with the operators
@@ -79,12 +79,12 @@ struct CatchAndReturnStep<Element>: PipelineStep {
         self.element = element
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ input: Element, _ state: inout Void) -> StepResult<Element> {
         .next(input)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error, _ state: inout Void) -> StepResult<Element> {
         .last(element)
     }
@@ -138,7 +138,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
         super.init(observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func onSource(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -152,7 +152,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
 
     /// Makes the replacement, releases the source, then subscribes to the
     /// replacement. Kept out of line: the cold path.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     func sourceFailed(_ error: Swift.Error) {
         // Once only: a source that broke the contract with a second error is
@@ -180,7 +180,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
 
     /// The replacement's subscription, if this call is the one that clears
     /// ``replacementFlag``.
-    @inlinable
+    @_alwaysEmitIntoClient
     func takeReplacement() -> SubscriptionBase? {
         let old = AtomicCell.bitwiseAnd(&lifecycle, ~Self.replacementFlag, ordering: .acquiringAndReleasing).oldValue
         return old & Self.replacementFlag != 0 ? replacementSubscription.take() : nil

@@ -20,7 +20,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
@@ -44,7 +44,7 @@ extension ObservableType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
@@ -53,7 +53,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>, site: SiteLiteral) -> Observable<(E1, E2)> {
         Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?), (E1, E2)>(
@@ -87,7 +87,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
@@ -112,7 +112,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
@@ -121,7 +121,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, site: SiteLiteral) -> Observable<(E1, E2, E3)> {
         Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?), (E1, E2, E3)>(
@@ -156,7 +156,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
@@ -181,7 +181,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
@@ -190,7 +190,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4)> {
         Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?), (E1, E2, E3, E4)>(
@@ -226,7 +226,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
@@ -251,7 +251,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
@@ -260,7 +260,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5)> {
         Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?), (E1, E2, E3, E4, E5)>(
@@ -297,7 +297,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
@@ -322,7 +322,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
@@ -331,7 +331,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6)> {
         Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?), (E1, E2, E3, E4, E5, E6)>(
@@ -369,7 +369,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
@@ -394,7 +394,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
@@ -403,7 +403,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
         Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?), (E1, E2, E3, E4, E5, E6, E7)>(
@@ -442,7 +442,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
@@ -467,7 +467,7 @@ extension ObservableType where Element == Any {
     /// source3:        -------x-------y---|
     /// combineLatest:  -------1ax-2ax-2ay-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
@@ -476,7 +476,7 @@ extension ObservableType where Element == Any {
 }
 
 extension CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func combineLatest<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
         Producer(site: site) { observer in
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?, E8?), (E1, E2, E3, E4, E5, E6, E7, E8)>(

@@ -15,7 +15,7 @@ extension ObservableType {
     /// b:              -----x-----y--|
     /// combineLatest:  -----1x-2x-2y----|   (resultSelector: { "\($0[0])\($0[1])" })
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
@@ -39,7 +39,7 @@ extension ObservableType {
     /// b:              -----x-----y--|
     /// combineLatest:  -----A--B--C-----|   A = [1, x], B = [2, x], C = [2, y]
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
@@ -56,7 +56,7 @@ extension ObservableType {
 /// for run-time lookups of the tuple and optional type metadata.
 @usableFromInline
 enum CombineLatestFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func collection<Element>(_ sources: [Observable<Element>], site: SiteLiteral = .none) -> Observable<[Element]> {
         if sources.isEmpty {
             return .just([])
@@ -118,7 +118,7 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
 
     /// Subscribes to the source at `index`; `store` writes its element into the
     /// values.
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribe<Source>(_ source: Observable<Source>, index: Int, store: @escaping (inout Values, Source) -> Void) {
         let inner = CombiningSubscription<Source> { [self] event, inner in
             switch event {
@@ -135,7 +135,7 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
         inner.subscribe(to: source)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next<Source>(_ element: Source, index: Int, store: (inout Values, Source) -> Void) {
         let arity = arity
         update { state, outbox in
@@ -156,7 +156,7 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error) {
         update { state, outbox in
             guard !state.terminated else { return }
@@ -165,7 +165,7 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func complete<Source>(index: Int, from inner: CombiningSubscription<Source>) {
         let arity = arity
         update { state, outbox in

@@ -14,7 +14,7 @@ extension ObservableType {
     /// }
     /// // --1--2--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
         Producer(site: SiteLiteral("create")) { observer in
@@ -30,7 +30,7 @@ extension ObservableType {
     /// ```
     /// deferred { just(now()) }   each subscriber sees its own subscription time
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func deferred(_ observableFactory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
         Producer(site: SiteLiteral("deferred")) { observer in
@@ -92,7 +92,7 @@ final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked) final var stopped = AtomicCell<Bool>(false)
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

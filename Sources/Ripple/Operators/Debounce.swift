@@ -11,7 +11,7 @@ extension ObservableType {
     /// source:                 --1-2-3--------4--|
     /// debounce(3, scheduler): ---------3--------(4|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()

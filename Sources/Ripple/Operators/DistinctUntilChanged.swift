@@ -8,7 +8,7 @@ extension ObservableType where Element: Equatable {
     /// source:                  --1--1--2--2--1--|
     /// distinctUntilChanged():  --1-----2-----1--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func distinctUntilChanged() -> Observable<Element> {
         distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
@@ -26,7 +26,7 @@ extension ObservableType {
     /// source:                             --"a"--"ab"--"cd"--"e"--|
     /// distinctUntilChanged { $0.count }:  --"a"--"ab"--------"e"--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key) -> Observable<Element> {
         distinctUntilChanged(keySelector, comparer: { $0 == $1 })
     }
@@ -41,7 +41,7 @@ extension ObservableType {
     /// source:                                      --1--3--4--6--|
     /// distinctUntilChanged { $0 % 2 == $1 % 2 }:   --1-----4-----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
         distinctUntilChanged({ $0 }, comparer: comparer)
     }
@@ -57,7 +57,7 @@ extension ObservableType {
     /// source:                                          --"a"--"B"--"b"--|
     /// distinctUntilChanged({ $0.lowercased() }, ==):   --"a"--"B"-------|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
@@ -77,7 +77,7 @@ extension ObservableType {
     /// source:                               --{id 1}--{id 1}--{id 2}--|
     /// distinctUntilChanged(at: \.id):       --{id 1}----------{id 2}--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> Observable<Element> {
         distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 })
     }
@@ -98,12 +98,12 @@ struct DistinctUntilChangedStep<Element, Key>: PipelineStep {
         self.comparer = comparer
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() -> Key? {
         nil
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ currentKey: inout Key?) throws -> StepResult<Element> {
         let key = try keySelector(element)
         if let previous = currentKey, try comparer(previous, key) {

@@ -16,7 +16,7 @@ extension ObservableType {
     /// source:              --1--2--|
     /// do(onNext: log):     --1--2--|      (log sees 1, 2)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func `do`(
         onNext: ((Element) throws -> Void)? = nil,
@@ -91,7 +91,7 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
         super.init(observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func on(_ event: Event<Element>) {
         guard !isDisposed else { return }
         do {
@@ -117,7 +117,7 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     }
 
     /// The subscription function has called `onSubscribed`.
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribed() {
         guard handlers.onDispose != nil else { return }
         if !AtomicCell.compareExchange(&phase, expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {

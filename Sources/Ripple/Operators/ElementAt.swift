@@ -10,7 +10,7 @@ extension ObservableType {
     /// element(at: 1): -----(b|)
     /// element(at: 5): -----------#   (argumentOutOfRange)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func element(at index: Int) -> Observable<Element> {
         guard index >= 0 else { return .error(RxError.argumentOutOfRange("element(at:)", "index", index, minimum: 0)) }
@@ -30,12 +30,12 @@ struct ElementAtStep<Element>: PipelineStep {
         self.index = index
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() -> Int {
         index
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
         if remaining == 0 {
             return .last(element)
@@ -44,7 +44,7 @@ struct ElementAtStep<Element>: PipelineStep {
         return .skip
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func complete(_ remaining: inout Int) throws -> StepResult<Element> {
         let received = index - remaining
         throw RxError.argumentOutOfRange(RxError.OutOfRangeArgument(

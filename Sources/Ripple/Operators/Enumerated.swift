@@ -8,7 +8,7 @@ extension ObservableType {
     /// source:        --a--b--c--|
     /// enumerated():  --(0,a)--(1,b)--(2,c)--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func enumerated() -> Observable<(index: Int, element: Element)> {
         appending(EnumeratedStep(), site: SiteLiteral("enumerated"))
@@ -21,12 +21,12 @@ struct EnumeratedStep<Element>: PipelineStep {
     @inlinable
     init() {}
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() -> Int {
         0
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ index: inout Int) throws -> StepResult<(index: Int, element: Element)> {
         let current = index
         let (next, overflow) = current.addingReportingOverflow(1)

@@ -15,7 +15,7 @@ extension ObservableType {
     /// runs in that operator's stage, in the same call per element.
     ///
     /// Always inlined, like `map`.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func filter(
         _ predicate: @escaping (Element) throws -> Bool
@@ -72,7 +72,7 @@ public protocol OptionalConvertible {
 
 extension Optional: OptionalConvertible {
     /// `self`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var optional: Wrapped? { self }
 }
 
@@ -88,7 +88,7 @@ extension ObservableType where Element: OptionalConvertible {
     /// is disfavoured, so in a file that also imports one of those libraries (or
     /// declares its own `filterNil()`), the call resolves to that one instead of
     /// being ambiguous. Both do the same.
-    @inlinable
+    @_alwaysEmitIntoClient
     @_disfavoredOverload
     public func filterNil() -> Observable<Element.Wrapped> {
         appending(CompactMapStep { $0.optional }, site: SiteLiteral("filterNil"))
@@ -106,7 +106,7 @@ struct FilterStep<Element>: PipelineStep {
         self.predicate = predicate
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ state: inout Void) throws -> StepResult<Element> {
         try predicate(element) ? .next(element) : .skip
     }

@@ -13,7 +13,7 @@ extension ObservableType {
     /// inner 2:             --c---d|
     /// flatMap:  ----a---b----c---d-|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func flatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
@@ -40,7 +40,7 @@ extension ObservableType {
     /// inner 3:                   --c|
     /// flatMapFirst:  ----a---b-----c--|   (2 arrived while inner 1 was active)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func flatMapFirst<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
@@ -68,7 +68,7 @@ extension ObservableType {
     /// inner 2:               --d---e|
     /// flatMapLatest:  ----a----d---e-----|   (inner 1 is disposed when 2 arrives)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func flatMapLatest<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
@@ -95,7 +95,7 @@ extension ObservableType {
     /// inner 2:             --c---d|   (subscribed when inner 1 completes)
     /// concatMap:  ----a---b--c---d|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func concatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source

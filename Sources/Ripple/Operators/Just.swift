@@ -9,7 +9,7 @@ extension ObservableType {
     /// ```
     /// just(1):  (1|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func just(_ element: Element) -> Observable<Element> {
         // The closure captures nothing: `just` costs one allocation, not two.
@@ -31,7 +31,7 @@ extension ObservableType {
     /// ```
     /// empty():  |
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func empty() -> Observable<Element> {
         Producer { observer in
@@ -45,7 +45,7 @@ extension ObservableType {
     /// ```
     /// never():  ----------
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func never() -> Observable<Element> {
         Producer { _ in
@@ -58,7 +58,7 @@ extension ObservableType {
     /// ```
     /// error(e):  #
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func error(_ error: Swift.Error) -> Observable<Element> {
         ValueProducer(error) { error, observer in
@@ -69,7 +69,7 @@ extension ObservableType {
 
     /// One element if `optional` is not `nil`, then completion; just completion
     /// otherwise.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func from(optional: Element?) -> Observable<Element> {
         Producer { observer in
@@ -142,6 +142,6 @@ class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
 @usableFromInline
 final class JustProducer<Element>: ValueProducer<Element, Element>, @unchecked Sendable {
     /// The element `just` emits.
-    @inlinable
+    @_alwaysEmitIntoClient
     var element: Element { value }
 }

@@ -17,7 +17,7 @@ extension ObservableType {
     /// Always inlined: a tiny entry point, which the site parameters would
     /// otherwise keep out of line (about 50 instructions per `map` in the
     /// `build-3-*` rows of `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func map<Result>(
         _ transform: @escaping (Element) throws -> Result
@@ -34,7 +34,7 @@ extension ObservableType {
     /// source:                --"1"--"x"--"3"--|
     /// compactMap { Int($0) }:--1---------3----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func compactMap<Result>(
         _ transform: @escaping (Element) throws -> Result?
@@ -54,7 +54,7 @@ struct MapStep<Input, Output>: PipelineStep {
         self.transform = transform
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ input: Input, _ state: inout Void) throws -> StepResult<Output> {
         .next(try transform(input))
     }
@@ -71,7 +71,7 @@ struct CompactMapStep<Input, Output>: PipelineStep {
         self.transform = transform
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ input: Input, _ state: inout Void) throws -> StepResult<Output> {
         guard let output = try transform(input) else { return .skip }
         return .next(output)

@@ -12,7 +12,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                 --3----4--|
     /// merge():  ----1-----23----4---|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func merge() -> Observable<Element.Element> {
         let source = asObservable()
@@ -39,7 +39,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                                 --3--4|   (subscribed when a completes)
     /// merge(maxConcurrent: 1):  ----1---2--3--4-----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         guard maxConcurrent > 0 else {
@@ -167,7 +167,7 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
 
     /// Subscribes to `source`; events arriving after this object was disposed are
     /// dropped.
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribe(to source: Observable<Element>) {
         setUpstream(source.subscribe(sink: AnyObserver { self.on($0) }))
     }
@@ -175,7 +175,7 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
     /// Out of line, so that the acquire load of ``isDisposed`` is inlined: in
     /// the observer closure (a thunk once specialised) it would be a call (see
     /// "The lock and the atomics" in docs/Architecture.md).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     func on(_ event: Event<Element>) {
         if !isDisposed {
@@ -209,7 +209,7 @@ struct InnerList<Element> {
     @inlinable
     init() {}
 
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func append(_ inner: CombiningSubscription<Element>) {
         precondition(!isDetached, "InnerList.append after detachAll")
         inner.previousInner = tail
@@ -225,7 +225,7 @@ struct InnerList<Element> {
 
     /// Unlinks `inner` if it is in the list. The caller holds a reference to it,
     /// so this never releases the last one.
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func remove(_ inner: CombiningSubscription<Element>) {
         // Once detached, `inner` (if it was linked) is part of the chain that
         // `disposeChain` owns and walks outside the lock.
@@ -249,7 +249,7 @@ struct InnerList<Element> {
 
     /// Empties the list and returns its first element; the chain stays linked
     /// through `nextInner` for ``disposeChain(_:)``.
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func detachAll() -> CombiningSubscription<Element>? {
         let first = head
         head = nil
@@ -260,7 +260,7 @@ struct InnerList<Element> {
 
     /// Disposes a chain returned by ``detachAll()``, in insertion order, breaking
     /// the links one at a time (no recursive deallocation of a long chain).
-    @inlinable
+    @_alwaysEmitIntoClient
     static func disposeChain(_ first: CombiningSubscription<Element>?) {
         var node = first
         while let inner = node {
@@ -298,7 +298,7 @@ struct MergeState<Element> {
     /// if it was the last one and the outer sequence is done. `true` if the caller
     /// must now run ``MergeSink/subscribeQueued()`` (queued sequences are waiting
     /// and no thread runs that loop).
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func releaseSlot(_ outbox: inout SerializingSink<MergeState<Element>, Element>.Outbox) -> Bool {
         active -= 1
         if terminated { return false }
@@ -315,7 +315,7 @@ struct MergeState<Element> {
     }
 
     /// Registers `inner`; `false` once the sink has released its resources.
-    @inlinable
+    @_alwaysEmitIntoClient
     mutating func register(_ inner: CombiningSubscription<Element>) -> Bool {
         if inners.isDetached { return false }
         inners.append(inner)
@@ -374,13 +374,13 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
     }
 
     /// Subscribes to the outer sequence.
-    @inlinable
+    @_alwaysEmitIntoClient
     func run(outer: Observable<SourceElement>) {
         setUpstream(outer.subscribe(sink: AnyObserver { self.outerOn($0) }))
     }
 
     /// Subscribes to a fixed list of sources (the static `merge`).
-    @inlinable
+    @_alwaysEmitIntoClient
     func run(sources: [Observable<Element>]) {
         let count = sources.count
         update { state, outbox in
@@ -400,7 +400,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func outerOn(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
@@ -421,7 +421,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func outerNext(_ element: SourceElement) {
         if isDisposed { return }
         if case .first = mode {
@@ -539,7 +539,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
     /// Runs an inner pipeline on a `just` (see ``InnerSource``) whose slot is
     /// already reserved, then frees the slot as the inner sequence's completion
     /// would (`flatMapFirst`, `concatMap`, `merge(maxConcurrent:)`).
-    @inlinable
+    @_alwaysEmitIntoClient
     func runPipeline(_ pipeline: Pipeline<Element>) {
         let run = pipeline.runOnJust()
         if let error = run.error {
@@ -566,7 +566,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
 
     /// Subscribes to waiting inner sequences while slots are free. One thread at a
     /// time runs this loop (`isSubscribing`); others leave their work in the queue.
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribeQueued() {
         let maxConcurrent = maxConcurrent
         while true {
@@ -586,14 +586,14 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
 
     /// A subscription to one inner sequence. Its handler captures only the sink,
     /// so creating it allocates nothing besides the subscription itself.
-    @inlinable
+    @_alwaysEmitIntoClient
     func makeInner() -> CombiningSubscription<Element> {
         CombiningSubscription<Element> { [self] event, inner in
             innerOn(event, from: inner)
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func innerOn(_ event: Event<Element>, from inner: CombiningSubscription<Element>) {
         switch event {
         case .next(let element):
@@ -619,7 +619,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error) {
         update { state, outbox in
             if state.terminated { return }

@@ -34,7 +34,7 @@ extension ObservableType {
     /// source:                   (123|)                  (at 200, TestScheduler)
     /// observe(on: scheduler):   -1-2-3-|                (201, 202, 203, 204)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
         let source = asObservable()
@@ -112,7 +112,7 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
         super.init(observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func enqueue(_ event: Event<Element>) {
         var trail: ErrorTraces.Trail?
         if case .error(let error) = event {
@@ -146,7 +146,7 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
     /// One action of the one-event-per-action drain: delivers the first queued
     /// event. Returns `true` when more are queued (the caller schedules the next
     /// action); otherwise the drain has ended.
-    @inlinable
+    @_alwaysEmitIntoClient
     func deliverOne() -> Bool {
         if isDisposed { return false }
         let event = state.withLock { state -> Event<Element>? in
@@ -167,7 +167,7 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
     }
 
     /// The batch drain: delivers until the queue is empty.
-    @inlinable
+    @_alwaysEmitIntoClient
     func drain() {
         while !isDisposed {
             let hasWork = state.withLock { state -> Bool in
@@ -190,7 +190,7 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
 
     /// Forwards a dequeued event; an error goes on with the path it had on the
     /// thread that queued it.
-    @inlinable
+    @_alwaysEmitIntoClient
     func deliver(_ event: Event<Element>) {
         if case .error = event {
             let trail = state.withLock { $0.errorTrail }

@@ -10,7 +10,7 @@ extension ObservableType where Element: RxAbstractInteger {
     /// ```
     /// range(start: 1, count: 3):  (123|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public static func range(
         start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
@@ -57,7 +57,7 @@ final class RangeSink<Element: RxAbstractInteger>: Sink<Element>, @unchecked Sen
         super.init(observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func run() {
         let trampoline = Trampoline.current
         while !isDisposed {

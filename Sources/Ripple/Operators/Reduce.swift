@@ -8,7 +8,7 @@ extension ObservableType {
     /// source:                 --1--2--3--|
     /// reduce(0) { $0 + $1 }:  -----------(6|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func reduce<Accumulate>(
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
@@ -17,7 +17,7 @@ extension ObservableType {
 
     /// Like ``reduce(_:accumulator:)``, then transforms the final value with
     /// `mapResult`.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func reduce<Accumulate, Result>(
         _ seed: Accumulate,
@@ -55,7 +55,7 @@ final class ReduceSink<Element, Accumulate, Result>: Sink<Result>, @unchecked Se
         super.init(observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

@@ -9,7 +9,7 @@ extension ObservableType {
     /// source:               --1--2--3--|
     /// scan(0) { $0 + $1 }:  --1--3--6--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func scan<Accumulate>(
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
@@ -21,7 +21,7 @@ extension ObservableType {
 
     /// Like ``scan(_:accumulator:)``, with an accumulator that mutates the
     /// accumulated value in place.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func scan<Accumulate>(
         into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void
@@ -54,12 +54,12 @@ struct ScanStep<Element, Accumulate>: PipelineStep {
         self.accumulator = accumulator
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() -> Accumulate {
         seed
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ accumulate: inout Accumulate) throws -> StepResult<Accumulate> {
         switch accumulator {
         case .returning(let accumulator):

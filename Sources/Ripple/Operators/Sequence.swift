@@ -5,27 +5,27 @@ extension ObservableType {
     /// ```
     /// of(1, 2, 3):  (123|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
         from(elements, scheduler: scheduler)
     }
 
     /// A sequence of the array's elements, sent on `scheduler`, then completion.
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
         from(sequence: array, scheduler: scheduler)
     }
 
     /// A sequence of `sequence`'s elements, sent on `scheduler`, then completion.
     /// The sequence is iterated once per subscriber.
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func from<Source: Swift.Sequence>(
         _ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> where Source.Element == Element {
         from(sequence: sequence, scheduler: scheduler)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     static func from<Source: Swift.Sequence>(
         sequence: Source, scheduler: ImmediateSchedulerType
     ) -> Observable<Element> where Source.Element == Element {
@@ -54,7 +54,7 @@ extension ObservableType {
     /// yields its turn whenever other work is queued on the trampoline (the order
     /// RxSwift's recursive scheduling gives); on other schedulers each event is a
     /// separate scheduled step.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func emitting<State>(
         scheduler: ImmediateSchedulerType,
         initial: @escaping () -> State,
@@ -99,7 +99,7 @@ final class TrampolineEmitterSink<Element, State>: Sink<Element>, @unchecked Sen
         super.init(observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func run() {
         let trampoline = Trampoline.current
         while !isDisposed {

@@ -68,7 +68,7 @@ extension ObservableType {
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber receives first.
     ///   - scope: How long the replay buffer (and a terminal event) is kept.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         guard replay >= 0 else {
@@ -103,7 +103,7 @@ struct ShareSubject<Element>: @unchecked Sendable {
         self.observer = observer
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     static func make(replay: Int) -> ShareSubject<Element> {
         if replay == 0 {
             let subject = PublishSubject<Element>()
@@ -305,7 +305,7 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func on(_ event: Event<Element>) {
         switch event {
         case .next:

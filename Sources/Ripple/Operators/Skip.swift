@@ -8,7 +8,7 @@ extension ObservableType {
     /// source:   --1--2--3--4--|
     /// skip(2):  --------3--4--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func skip(_ count: Int) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange("skip(_:)", "count", count, minimum: 0)) }
@@ -28,12 +28,12 @@ struct SkipStep<Element>: PipelineStep {
         self.count = count
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() -> Int {
         count
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
         guard remaining > 0 else { return .next(element) }
         remaining -= 1

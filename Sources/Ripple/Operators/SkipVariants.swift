@@ -32,7 +32,7 @@ extension ObservableType {
     /// source:                    --1--2--5--1--|
     /// skip(while: { $0 < 3 }):   --------5--1--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         appending(SkipWhileStep(predicate: predicate), site: SiteLiteral("skip"))
@@ -130,12 +130,12 @@ struct SkipWhileStep<Element>: PipelineStep {
         self.predicate = predicate
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() -> Bool {
         false
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ isPassing: inout Bool) throws -> StepResult<Element> {
         if !isPassing {
             isPassing = try !predicate(element)

@@ -12,7 +12,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                      --4---5|
     /// switchLatest():  ----1----4---5-----|   (a is disposed when b arrives)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func switchLatest() -> Observable<Element.Element> {
         let source = asObservable()
@@ -58,12 +58,12 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         super.init(state: SwitchState(), observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func run(outer: Observable<SourceElement>) {
         setUpstream(outer.subscribe(sink: AnyObserver { self.outerOn($0) }))
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func outerOn(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
@@ -126,7 +126,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
     /// counts as completed. One update when there is no previous subscription left
     /// to dispose (the common case: the previous inner sequence completed, or was a
     /// `just` too), two otherwise.
-    @inlinable
+    @_alwaysEmitIntoClient
     func switchToJust(_ element: Element) {
         typealias Switch = (id: UInt64, previous: CombiningSubscription<Element>?, forwarded: Bool)
         let switched = update { state, outbox -> Switch? in
@@ -157,7 +157,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
     /// ``InnerSource``): the previous inner subscription is disposed first, then
     /// the pipeline runs (outside the lock, as it would in a subscription), then
     /// its events are forwarded as the inner sequence's.
-    @inlinable
+    @_alwaysEmitIntoClient
     func switchToPipeline(_ pipeline: Pipeline<Element>) {
         let switched = update { state, _ -> (id: UInt64, previous: CombiningSubscription<Element>?)? in
             if state.terminated || state.isReleased { return nil }
@@ -186,7 +186,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func innerOn(_ event: Event<Element>, from inner: CombiningSubscription<Element>) {
         let id = inner.id
         update { state, outbox in
@@ -207,7 +207,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error) {
         update { state, outbox in
             if state.terminated { return }

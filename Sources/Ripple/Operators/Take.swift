@@ -8,7 +8,7 @@ extension ObservableType {
     /// source:   --1--2--3--4--|
     /// take(2):  --1--(2|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func take(_ count: Int) -> Observable<Element> {
         guard count > 0 else {
@@ -30,12 +30,12 @@ struct TakeStep<Element>: PipelineStep {
         self.count = count
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func start() -> Int {
         count
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
         // A re-entrant element, sent while the last one is being delivered.
         guard remaining > 0 else { return .skip }

@@ -50,7 +50,7 @@ extension ObservableType {
     /// take(while: { $0 < 3 }):                         --1--2--|
     /// take(while: { $0 < 3 }, behavior: .inclusive):   --1--2--(5|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
         appending(
@@ -70,7 +70,7 @@ extension ObservableType {
     /// take(until: { $0 > 3 }):                         --1--2--|
     /// take(until: { $0 > 3 }, behavior: .inclusive):   --1--2--(5|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
         appending(
@@ -192,7 +192,7 @@ struct TakeUntilPredicateStep<Element>: PipelineStep {
         self.inclusive = inclusive
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ state: inout Void) throws -> StepResult<Element> {
         if try predicate(element) != stopsWhen {
             return .next(element)

@@ -13,7 +13,7 @@ extension ObservableType {
     /// second:          ----a--------b|
     /// withLatestFrom:  --------2a-3a----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
         _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType
@@ -35,7 +35,7 @@ extension ObservableType {
     /// second:          ----a--------b|
     /// withLatestFrom:  --------a--a-----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Source.Element> {
         WithLatestFromFactory.make(asObservable(), second.asObservable(), snapshot: { $1 }, site: SiteLiteral("withLatestFrom"))
     }
@@ -50,7 +50,7 @@ extension ObservableType {
 /// every event).
 @usableFromInline
 enum WithLatestFromFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func make<First, Second, Snapshot>(
         _ first: Observable<First>, _ second: Observable<Second>, snapshot: @escaping (First, Second) -> Snapshot,
         site: SiteLiteral
@@ -84,7 +84,7 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
         super.init(state: WithLatestFromState(), observer: observer)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func run(first: Observable<First>, second: Observable<Second>) {
         let inner = CombiningSubscription<Second> { [self] event, _ in
             secondOn(event)
@@ -95,7 +95,7 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
         setUpstream(first.subscribe(sink: AnyObserver { self.firstOn($0) }))
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func firstOn(_ event: Event<First>) {
         switch event {
         case .next(let element):
@@ -111,7 +111,7 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func secondOn(_ event: Event<Second>) {
         switch event {
         case .next(let element):
@@ -126,7 +126,7 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
     }
 
     /// Fails with `error`, or completes if it is `nil`.
-    @inlinable
+    @_alwaysEmitIntoClient
     func terminate(error: Swift.Error?) {
         update { state, outbox in
             guard !state.terminated else { return }

@@ -9,7 +9,7 @@ extension ObservableType {
     /// source:                                  --1--------2--------3--
     /// withUnretained(self) { ($0.name, $1) }:  --("a",1)--("a",2)--|    (self gone before 3)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     public func withUnretained<Object: AnyObject, Out>(
         _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
@@ -30,7 +30,7 @@ extension ObservableType {
     ///     .withUnretained(self)
     ///     .subscribe(onNext: { owner, _ in owner.save() })
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func withUnretained<Object: AnyObject>(_ obj: Object) -> Observable<(Object, Element)> {
         withUnretained(obj, resultSelector: { ($0, $1) })
     }
@@ -52,7 +52,7 @@ struct WithUnretainedStep<Object: AnyObject, Element, Out>: PipelineStep {
         self.resultSelector = resultSelector
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func next(_ element: Element, _ state: inout Void) -> StepResult<Out> {
         guard let object else { return .completed }
         return .next(resultSelector(object, element))

@@ -22,7 +22,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
@@ -47,7 +47,7 @@ extension ObservableType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {
@@ -56,7 +56,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<E1, E2>(_ source1: Observable<E1>, _ source2: Observable<E2>, site: SiteLiteral) -> Observable<(E1, E2)> {
         Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>), (E1, E2)>(
@@ -92,7 +92,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
@@ -118,7 +118,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3
     ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
@@ -127,7 +127,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<E1, E2, E3>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, site: SiteLiteral) -> Observable<(E1, E2, E3)> {
         Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>), (E1, E2, E3)>(
@@ -164,7 +164,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
@@ -190,7 +190,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
@@ -199,7 +199,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<E1, E2, E3, E4>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4)> {
         Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>), (E1, E2, E3, E4)>(
@@ -237,7 +237,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
@@ -263,7 +263,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
@@ -272,7 +272,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<E1, E2, E3, E4, E5>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5)> {
         Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>), (E1, E2, E3, E4, E5)>(
@@ -311,7 +311,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
@@ -337,7 +337,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
@@ -346,7 +346,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<E1, E2, E3, E4, E5, E6>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6)> {
         Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>), (E1, E2, E3, E4, E5, E6)>(
@@ -386,7 +386,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
@@ -412,7 +412,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
@@ -421,7 +421,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<E1, E2, E3, E4, E5, E6, E7>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7)> {
         Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>), (E1, E2, E3, E4, E5, E6, E7)>(
@@ -462,7 +462,7 @@ extension ObservableType {
     // entry point out of line, and `resultSelector` would then be called through
     // a closure instead of being inlined into the `map`'s transform (about 20
     // instructions per event in `combinelatest`, `ripple-compare --instructions`).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8,
@@ -488,7 +488,7 @@ extension ObservableType where Element == Any {
     /// source3:  ------x------y---|
     /// zip:      ------1ax----2by-|   (and so on for each source)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8
     ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
@@ -497,7 +497,7 @@ extension ObservableType where Element == Any {
 }
 
 extension ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>, site: SiteLiteral) -> Observable<(E1, E2, E3, E4, E5, E6, E7, E8)> {
         Producer(site: site) { observer in
             let sink = ZipSink<(RingBuffer<E1>, RingBuffer<E2>, RingBuffer<E3>, RingBuffer<E4>, RingBuffer<E5>, RingBuffer<E6>, RingBuffer<E7>, RingBuffer<E8>), (E1, E2, E3, E4, E5, E6, E7, E8)>(

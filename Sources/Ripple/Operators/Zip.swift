@@ -15,7 +15,7 @@ extension ObservableType {
     /// b:    -----x--------y--z--|
     /// zip:  -----1x-------2y-3z-|   (resultSelector: { "\($0[0])\($0[1])" })
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) throws -> Element
@@ -39,7 +39,7 @@ extension ObservableType {
     /// b:    -----x--------y--z--|
     /// zip:  -----A--------B--C--|   A = [1, x], B = [2, y], C = [3, z]
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
@@ -55,7 +55,7 @@ extension ObservableType {
 /// applied.
 @usableFromInline
 enum ZipFactory {
-    @inlinable
+    @_alwaysEmitIntoClient
     static func collection<Element>(_ sources: [Observable<Element>], site: SiteLiteral = .none) -> Observable<[Element]> {
         if sources.isEmpty {
             return .empty()
@@ -139,7 +139,7 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
 
     /// Subscribes to the source at `index`; `store` appends its element to its
     /// buffer.
-    @inlinable
+    @_alwaysEmitIntoClient
     func subscribe<Source>(_ source: Observable<Source>, index: Int, store: @escaping (inout Buffers, Source) -> Void) {
         let inner = CombiningSubscription<Source> { [self] event, inner in
             on(event, index: index, from: inner, store: store)
@@ -149,7 +149,7 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
         inner.subscribe(to: source)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func on<Source>(
         _ event: Event<Source>, index: Int, from inner: CombiningSubscription<Source>, store: (inout Buffers, Source) -> Void
     ) {

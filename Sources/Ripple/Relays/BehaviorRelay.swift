@@ -17,7 +17,7 @@ public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Makes `element` the current value and broadcasts it.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func accept(_ element: Element) {
         subject.onNext(element)
     }
@@ -35,7 +35,7 @@ public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// The relay as an ``Observable`` (which never errors or completes).
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         subject
     }

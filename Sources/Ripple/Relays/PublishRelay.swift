@@ -16,7 +16,7 @@ public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Broadcasts `element` to the current subscribers.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func accept(_ element: Element) {
         subject.onNext(element)
     }
@@ -27,7 +27,7 @@ public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// The relay as an ``Observable`` (which never errors or completes).
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         subject
     }

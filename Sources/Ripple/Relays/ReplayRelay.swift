@@ -19,7 +19,7 @@ public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Buffers and broadcasts `element`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func accept(_ element: Element) {
         subject.onNext(element)
     }
@@ -30,7 +30,7 @@ public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// The relay as an ``Observable`` (which never errors or completes).
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         subject
     }

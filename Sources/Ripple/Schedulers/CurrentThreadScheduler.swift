@@ -18,7 +18,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     /// comparison (the class is final and has one instance), where `is` would be a
     /// dynamic cast through the runtime: sources built in hot code (`of(x)` inside a
     /// `flatMap`) ask this every time.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func isInstance(_ scheduler: ImmediateSchedulerType) -> Bool {
         ObjectIdentifier(type(of: scheduler)) == ObjectIdentifier(CurrentThreadScheduler.self)
     }

@@ -34,7 +34,7 @@ struct TrampolineState {
 @usableFromInline
 enum Trampoline {
     /// The calling thread's trampoline state.
-    @inlinable
+    @_alwaysEmitIntoClient
     static var current: UnsafeMutablePointer<TrampolineState> {
         if let raw = pthread_getspecific(key) {
             return raw.assumingMemoryBound(to: TrampolineState.self)
@@ -72,7 +72,7 @@ enum Trampoline {
 
     /// Runs `body` with this thread's trampoline marked as running, then runs the work
     /// queued meanwhile, in order, before returning `body`'s result.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func run<Result>(_ state: UnsafeMutablePointer<TrampolineState>, _ body: () -> Result) -> Result {
         state.pointee.isRunning = true
         let result = body()
@@ -85,7 +85,7 @@ enum Trampoline {
     /// `Observable.subscribe(sink:)` does around a subscription, for entry points
     /// that subscribe without it (a pipeline taking `subscribe(onNext:...)`'s
     /// handlers).
-    @inlinable
+    @_alwaysEmitIntoClient
     static func running<Result>(_ body: () -> Result) -> Result {
         let state = current
         if state.pointee.isRunning {
@@ -104,7 +104,7 @@ enum Trampoline {
 
     /// `true` when the current thread's trampoline has work queued: a source that
     /// emits in a loop must then yield its turn to keep the trampoline's order.
-    @inlinable
+    @_alwaysEmitIntoClient
     static func hasQueuedWork(_ state: UnsafeMutablePointer<TrampolineState>) -> Bool {
         !state.pointee.queue.isEmpty
     }

@@ -25,7 +25,7 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
     }
 
     /// Sends `event`: a `.next` replaces the last element; `.completed` emits it.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func on(_ event: Event<Element>) {
         emit(event, tracked: false)
     }

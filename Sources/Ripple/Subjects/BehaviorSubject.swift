@@ -49,7 +49,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     }
 
     /// Sends `event`: a `.next` becomes the current value and is broadcast.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func on(_ event: Event<Element>) {
         // `.next` is handled inline, specialised for the caller's element type.
         guard case .next(let element) = event else {
@@ -65,7 +65,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     }
 
     /// Owner-only.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func storeAndDeliver(_ element: Element, _ event: Event<Element>) {
         guard !isStopped else { return }
         snapshot.withLock { $0.value = element }

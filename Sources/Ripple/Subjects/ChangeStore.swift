@@ -102,7 +102,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
 
     /// Stops with a clear message instead of deadlocking when user code running
     /// under the lock (a batch closure) calls back into the store.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func checkNotInsideBatch(_ method: StaticString) {
         if AtomicCell.load(&userCodeThread, ordering: .relaxed) == currentThreadID() {
@@ -117,7 +117,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     }
 
     /// Reads the value under the lock.
-    @inlinable
+    @_alwaysEmitIntoClient
     package func read<Result>(_ method: StaticString, _ body: (Value) -> Result) -> Result {
         checkNotInsideBatch(method)
         return state.withLock { body($0.value) }
@@ -132,7 +132,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// signature, the error path crashed in debug builds with Swift 6.3.1:
     /// after the closure threw, execution went on to deliver a change. Not yet
     /// reduced to a compiler bug report; a small reproduction did not crash.)
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     package func mutate<Result>(
         _ method: StaticString, runsUserCode: Bool = false,
@@ -211,7 +211,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
         case all(Observers)
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     func send(_ change: Change, to observers: Observers) {
         for case let observer? in observers {
             if AtomicCell.load(&observer.isCatchingUp, ordering: .acquiring) && park(change, for: observer) {
@@ -267,7 +267,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// The whole queue is taken at once: popping one delivery per lock
     /// round trip, the deliverer fell behind two threads mutating in a loop and
     /// the queue grew without bound (measured under ThreadSanitizer).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func drain() {
         if !AtomicCell.compareExchange(&wip, expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
@@ -283,7 +283,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// store wait (``waitForTurnEnd()``) until this thread has delivered what is
     /// queued and stopped, instead of keeping it delivering for as long as they
     /// mutate.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(never)
     func drainQueue() {
         var turn = DeliveryTurn(deliverer: currentThreadID(), progress: &progress)
@@ -481,7 +481,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
 
     /// Calls the handlers of `subscribe(onNext:...)` (only when `observer` is
     /// `nil`) unless either subscription is disposed.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func sendToHandlers(_ change: Change) {
         if !isDisposed && !handlersSubscription.unsafelyUnwrapped.isDisposed {
@@ -491,7 +491,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
 
     /// Sends a change unless disposed. Only the store's deliverer calls it, one
     /// call at a time.
-    @inlinable
+    @_alwaysEmitIntoClient
     func send(_ change: Change) {
         guard let observer else { return sendToHandlers(change) }
         if !isDisposed {
@@ -501,7 +501,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
 
     /// Sends an event that holds a change unless disposed (the fast path of
     /// ``ChangeStore/mutate(_:runsUserCode:_:)``, which builds the event once).
-    @inlinable
+    @_alwaysEmitIntoClient
     func send(_ event: Event<Change>) {
         guard let observer else {
             // A change stream never ends: only `.next` reaches here.
@@ -527,7 +527,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
 /// whose throwing closure ran inside ``ChangeStore/mutate(_:runsUserCode:_:)``.
 /// `rescue` is `{ throw $0 }` at the call site, which lets the `rethrows`
 /// function rethrow an error its parameter threw earlier.
-@inlinable
+@_alwaysEmitIntoClient
 package func rethrowing<Value>(_ result: Result<Value, any Error>, rescue: (any Error) throws -> Value) rethrows -> Value {
     switch result {
     case .success(let value): return value

@@ -23,7 +23,7 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
     }
 
     /// Broadcasts `event` to the current observers.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func on(_ event: Event<Element>) {
         guard tryAcquireUntracked() else {
             enqueue(.event(event))

@@ -45,7 +45,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     }
 
     /// Sends `event`: a `.next` is buffered and broadcast.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func on(_ event: Event<Element>) {
         // `.next` is handled inline, specialised for the caller's element type.
         guard case .next(let element) = event else {
@@ -61,7 +61,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     }
 
     /// Owner-only.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func bufferAndDeliver(_ element: Element, _ event: Event<Element>) {
         guard !isStopped else { return }
         if let bufferSize {

@@ -8,7 +8,7 @@ import Musl
 import Dispatch
 
 /// An identifier of the calling thread, used to recognise re-entrant calls.
-@inlinable
+@_alwaysEmitIntoClient
 @inline(__always)
 func currentThreadID() -> UInt {
     #if canImport(Darwin)
@@ -45,7 +45,7 @@ final class ObserverBox<Element> {
     }
 
     /// Hands `event` to the handlers or the observer.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     func on(_ event: Event<Element>) {
         // Optional chaining, not `if let`: a binding copies the handlers (four
@@ -95,7 +95,7 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
 
     /// Sends `event` to the observer unless this subscription was disposed or
     /// detached. Owner-only.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func send(_ event: Event<Element>) {
         if !isDisposed, let box = observerBox {
@@ -273,7 +273,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Calls `body` with an entry of ``observers`` or ``retired`` as the
     /// subscription it is, without retaining it. Only `SubjectSubscription<Element>`s
     /// are ever stored there, so the cast is unchecked (it compiles to nothing).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     static func withSubscription<Result>(
         _ entry: Unmanaged<SubscriptionBase>, _ body: (SubjectSubscription<Element>) -> Result
@@ -303,7 +303,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     // MARK: Serialization
 
     /// Tries to become the owner without waiting.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func tryAcquire() -> Bool {
         if AtomicCell.compareExchange(&wip, expected: 0, desired: 1, ordering: .acquiring).exchanged {
@@ -319,7 +319,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// simply queued behind the current delivery, which gives the same result (a new
     /// subscriber does not receive the event being delivered; a disposed one is
     /// skipped at once because delivery checks its flag).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func tryAcquireUntracked() -> Bool {
         AtomicCell.compareExchange(&wip, expected: 0, desired: 1, ordering: .acquiring).exchanged
@@ -327,7 +327,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     /// Gives up ownership after an inline operation, first running whatever other
     /// callers queued meanwhile.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     final func release() {
         AtomicCell.store(&owner, 0, ordering: .relaxed)
@@ -339,7 +339,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Handles an event sent to the subject: inline if the subject is idle, queued
     /// otherwise. `tracked` records the owning thread (needed by subjects that
     /// replay to new subscribers synchronously, see ``tryAcquireUntracked()``).
-    @inlinable
+    @_alwaysEmitIntoClient
     final func emit(_ event: Event<Element>, tracked: Bool) {
         guard tracked ? tryAcquire() : tryAcquireUntracked() else {
             if case .error(let error) = event {
@@ -617,7 +617,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Owner-only: sends `.next` to every observer present when the loop starts.
     /// Observers added meanwhile (re-entrant subscriptions) are not visited;
     /// observers removed meanwhile are skipped.
-    @inlinable
+    @_alwaysEmitIntoClient
     final func deliver(_ event: Event<Element>) {
         deliveryDepth += 1
         let end = observers.values.count
@@ -751,7 +751,7 @@ struct DeliveryTurn {
     /// whichever comes first. If a waiting thread cleared the mark (it saw no
     /// progress for its whole wait), this thread runs again: a new turn starts,
     /// and ends, so a mark cleared by mistake costs one turn.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     mutating func delivered(progress: UnsafeMutablePointer<AtomicCell<Int>>, mark: UnsafeMutablePointer<AtomicCell<UInt>>) {
         performed &+= 1
@@ -769,14 +769,14 @@ struct DeliveryTurn {
     }
 
     /// After the deliverer stopped: clears its mark, never a later deliverer's.
-    @inlinable
+    @_alwaysEmitIntoClient
     func finish(mark: UnsafeMutablePointer<AtomicCell<UInt>>) {
         if isEnding {
             _ = AtomicCell.compareExchange(mark, expected: deliverer, desired: 0, ordering: .releasing)
         }
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     mutating func isOver() -> Bool {
         count &+= 1

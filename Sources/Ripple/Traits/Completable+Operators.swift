@@ -12,7 +12,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// source:                   --|
     /// do(onCompleted: log):     --|      (log runs first)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func `do`(
         onError: ((Swift.Error) throws -> Void)? = nil,
         afterError: ((Swift.Error) throws -> Void)? = nil,

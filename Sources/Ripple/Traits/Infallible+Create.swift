@@ -46,7 +46,7 @@ extension Infallible {
     /// ```
     /// just(1):  (1|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element) -> Infallible<Element> {
         Infallible(Observable.just(element))
     }
@@ -65,7 +65,7 @@ extension Infallible {
     /// ```
     /// empty():  |
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func empty() -> Infallible<Element> {
         Infallible(Observable.empty())
     }
@@ -75,7 +75,7 @@ extension Infallible {
     /// ```
     /// never():  ----------...
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func never() -> Infallible<Element> {
         Infallible(Observable.never())
     }
@@ -129,7 +129,7 @@ extension Infallible {
     /// from(optional: 1):    (1|)
     /// from(optional: nil):  |
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func from(optional: Element?) -> Infallible<Element> {
         Infallible(Observable.from(optional: optional))
     }

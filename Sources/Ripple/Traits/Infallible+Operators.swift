@@ -12,7 +12,7 @@ extension InfallibleType {
     /// source:           --1--2--3--|
     /// map { $0 * 10 }:  --10-20-30-|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func map<Result>(_ transform: @escaping (Element) -> Result) -> Infallible<Result> {
         Infallible(asObservable().map(transform))
     }
@@ -23,7 +23,7 @@ extension InfallibleType {
     /// source:                 --"1"--"x"--"3"--|
     /// compactMap { Int($0) }: --1---------3----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func compactMap<Result>(_ transform: @escaping (Element) -> Result?) -> Infallible<Result> {
         Infallible(asObservable().compactMap(transform))
     }
@@ -35,7 +35,7 @@ extension InfallibleType {
     /// filter { $0.isMultiple(of: 2) }:
     ///                             -----2-----4--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func filter(_ predicate: @escaping (Element) -> Bool) -> Infallible<Element> {
         Infallible(asObservable().filter(predicate))
     }
@@ -49,7 +49,7 @@ extension InfallibleType {
     /// ```
     ///
     /// The accumulation starts over with `seed` for every subscription.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func scan<Seed>(_ seed: Seed, accumulator: @escaping (Seed, Element) -> Seed) -> Infallible<Seed> {
         Infallible(asObservable().scan(seed, accumulator: accumulator))
     }
@@ -61,7 +61,7 @@ extension InfallibleType {
     /// source:                                      --a--b--|
     /// scan(into: []) { $0.append($1) }:            --[a]-[a,b]-|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func scan<Seed>(into seed: Seed, accumulator: @escaping (inout Seed, Element) -> Void) -> Infallible<Seed> {
         Infallible(asObservable().scan(into: seed, accumulator: accumulator))
     }
@@ -242,7 +242,7 @@ extension InfallibleType {
     ///
     /// A negative `count` is reported to ``Hooks/contractViolationHandler`` and
     /// the sequence completes at once.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func skip(_ count: Int) -> Infallible<Element> {
         guard count >= 0 else { return .invalidArgument("skip(\(count)) needs count >= 0") }
         return Infallible(asObservable().skip(count))
@@ -292,7 +292,7 @@ extension InfallibleType {
     ///
     /// A negative `count` is reported to ``Hooks/contractViolationHandler`` and
     /// the sequence completes at once.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func take(_ count: Int) -> Infallible<Element> {
         guard count >= 0 else { return .invalidArgument("take(\(count)) needs count >= 0") }
         return Infallible(asObservable().take(count))
@@ -400,7 +400,7 @@ extension InfallibleType where Element: Equatable {
     /// source:                  --1--1--2--2--1--|
     /// distinctUntilChanged():  --1-----2-----1--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged() -> Infallible<Element> {
         Infallible(asObservable().distinctUntilChanged())
     }
@@ -413,7 +413,7 @@ extension InfallibleType {
     /// source:                          --a1--a2--b1--|
     /// distinctUntilChanged(\.letter):  --a1------b1--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key) -> Infallible<Element> {
         Infallible(asObservable().distinctUntilChanged(keySelector))
     }
@@ -424,7 +424,7 @@ extension InfallibleType {
     /// source:                                    --1--2--4--5--|
     /// distinctUntilChanged { $0 / 2 == $1 / 2 }: --1--2--4-----|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool) -> Infallible<Element> {
         Infallible(asObservable().distinctUntilChanged(comparer))
     }
@@ -436,7 +436,7 @@ extension InfallibleType {
     /// distinctUntilChanged({ $0.letter }, comparer: caseInsensitive):
     ///                                                       --a1------b3--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool
     ) -> Infallible<Element> {
@@ -449,7 +449,7 @@ extension InfallibleType {
     /// source:                              --a1--a2--b1--|
     /// distinctUntilChanged(at: \.letter):  --a1------b1--|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> Infallible<Element> {
         Infallible(asObservable().distinctUntilChanged(at: keyPath))
     }
@@ -538,7 +538,7 @@ extension InfallibleType {
     ///
     /// A negative `replay` is reported to ``Hooks/contractViolationHandler`` and
     /// the sequence completes at once.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Infallible<Element> {
         guard replay >= 0 else { return .invalidArgument("share(replay: \(replay)) needs replay >= 0") }
         return Infallible(asObservable().share(replay: replay, scope: scope))
@@ -553,7 +553,7 @@ extension InfallibleType {
     /// source:            --1--2--|
     /// do(onNext: log):   --1--2--|      (log sees 1, 2)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func `do`(
         onNext: ((Element) -> Void)? = nil,
         afterNext: ((Element) -> Void)? = nil,

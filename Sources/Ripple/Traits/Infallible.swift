@@ -49,7 +49,7 @@ public struct Infallible<Element>: InfallibleType, @unchecked Sendable {
     }
 
     /// The sequence as an ``Observable`` (which never sends `.error`).
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         source
     }
@@ -57,7 +57,7 @@ public struct Infallible<Element>: InfallibleType, @unchecked Sendable {
 
 extension InfallibleType {
     /// The sequence as an ``Infallible``.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asInfallible() -> Infallible<Element> {
         Infallible(asObservable())
     }
@@ -106,7 +106,7 @@ extension ObservableConvertibleType {
     /// ```
     ///
     /// Completes when the source completes, or right after `element`; never fails.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asInfallible(onErrorJustReturn element: Element) -> Infallible<Element> {
         Infallible(asObservable().catchAndReturn(element))
     }
@@ -123,7 +123,7 @@ extension ObservableConvertibleType {
     ///
     /// Completes when the source completes or, after an error, when `infallible`
     /// completes; never fails.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asInfallible(onErrorFallbackTo infallible: Infallible<Element>) -> Infallible<Element> {
         let fallback = infallible.asObservable()
         return Infallible(asObservable().catch { _ in fallback })
@@ -140,7 +140,7 @@ extension ObservableConvertibleType {
     ///
     /// Completes when the source completes or, after an error, when the recovery
     /// sequence completes; never fails.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asInfallible(onErrorRecover: @escaping (Swift.Error) -> Infallible<Element>) -> Infallible<Element> {
         Infallible(asObservable().catch { onErrorRecover($0).asObservable() })
     }
@@ -196,7 +196,7 @@ extension InfallibleType {
     /// - Returns: The subscription. It is released when disposed or when the
     ///   sequence completes.
     @available(swift, introduced: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(
         _ on: @escaping (Event<Element>) -> Void,
         isolation: (any Actor)? = #isolation
@@ -207,7 +207,7 @@ extension InfallibleType {
     /// Subscribes a closure that receives every event (Swift 5 language mode: it
     /// runs where the events arrive, as in RxSwift).
     @available(swift, obsoleted: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
         asObservable().subscribe(on, delivery: nil)
     }
@@ -227,7 +227,7 @@ extension InfallibleType {
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with `Observable`'s `subscribe(onNext:...)`.
     @available(swift, introduced: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
@@ -243,7 +243,7 @@ extension InfallibleType {
     /// Subscribes handlers for elements and completion (Swift 5 language mode:
     /// they run where the events arrive, as in RxSwift).
     @available(swift, obsoleted: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
@@ -264,7 +264,7 @@ extension InfallibleType {
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with `Observable`'s `subscribe(onNext:...)`.
     @available(swift, introduced: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
@@ -282,7 +282,7 @@ extension InfallibleType {
     /// argument (Swift 5 language mode: they run where the events arrive, as in
     /// RxSwift).
     @available(swift, obsoleted: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,

@@ -13,7 +13,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// do(onNext: log, onCompleted: log):  --(1|)     --|    (log sees 1 then
     ///                                                        completed; completed)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func `do`(
         onNext: ((Element) throws -> Void)? = nil,
         afterNext: ((Element) throws -> Void)? = nil,
@@ -42,7 +42,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// source:             --(1|)      --|
     /// map { $0 * 10 }:    --(10|)     --|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Maybe<Result> {
         Maybe(raw: primitiveSequence.source.map(transform))
     }
@@ -58,7 +58,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// source:                  --(1|)      --(2|)
     /// compactMap { odd($0) }:  --(1|)      --|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
         Maybe(raw: primitiveSequence.source.compactMap(transform))
     }
@@ -73,7 +73,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// source:                 --(2|)      --(3|)
     /// filter { $0.isEven }:   --(2|)      --|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
         Maybe(raw: primitiveSequence.source.filter(predicate))
     }

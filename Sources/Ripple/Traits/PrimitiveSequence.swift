@@ -28,13 +28,13 @@ public protocol PrimitiveSequenceType {
 
 extension PrimitiveSequence: PrimitiveSequenceType {
     /// `self`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var primitiveSequence: PrimitiveSequence<Trait, Element> { self }
 }
 
 extension PrimitiveSequence: ObservableConvertibleType {
     /// The sequence as an ``Observable``.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         source
     }

@@ -72,13 +72,13 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
     }
 
     /// The sequence as an ``Observable`` (which never fails).
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         source
     }
 
     /// `self`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func asSharedSequence() -> SharedSequence<SharingStrategy, Element> {
         self
     }

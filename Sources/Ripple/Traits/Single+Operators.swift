@@ -12,7 +12,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// source:                  --(1|)
     /// do(onSuccess: log):      --(1|)      (log sees 1 first)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func `do`(
         onSuccess: ((Element) throws -> Void)? = nil,
         afterSuccess: ((Element) throws -> Void)? = nil,
@@ -38,7 +38,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// source:             --(1|)
     /// map { $0 * 10 }:    --(10|)
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
         Single(raw: primitiveSequence.source.map(transform))
     }
@@ -53,7 +53,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// source:                  --(1|)      --(2|)
     /// compactMap { odd($0) }:  --(1|)      --|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
         Maybe(raw: primitiveSequence.source.compactMap(transform))
     }
@@ -67,7 +67,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// source:                 --(2|)      --(3|)
     /// filter { $0.isEven }:   --(2|)      --|
     /// ```
-    @inlinable
+    @_alwaysEmitIntoClient
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
         Maybe(raw: primitiveSequence.source.filter(predicate))
     }

@@ -68,6 +68,7 @@ extension InfallibleType {{
     /// Completes {ENDS[op]}; never fails.
     ///
 {MARBLES[op]}
+    @_alwaysEmitIntoClient
     public static func {op}<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) -> Element
@@ -82,6 +83,7 @@ extension InfallibleType where Element == Any {{
     /// Completes {ENDS[op]}; never fails.
     ///
 {MARBLES[op]}
+    @_alwaysEmitIntoClient
     public static func {op}<{generics}>(
         {args}
     ) -> Infallible<({elements})> {{
@@ -105,6 +107,7 @@ extension SharedSequence {{
     /// Completes {ENDS[op]}; never fails.
     ///
 {MARBLES[op]}
+    @_alwaysEmitIntoClient
     public static func {op}<{generics}>(
         {args},
         resultSelector: @escaping ({elements}) -> Element
@@ -119,6 +122,7 @@ extension SharedSequenceConvertibleType where Element == Any {{
     /// Completes {ENDS[op]}; never fails.
     ///
 {MARBLES[op]}
+    @_alwaysEmitIntoClient
     public static func {op}<{generics}>(
         {args}
     ) -> SharedSequence<O1.SharingStrategy, ({elements})> where {same} {{

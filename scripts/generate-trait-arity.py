@@ -58,6 +58,7 @@ extension PrimitiveSequenceType where Trait == {trait} {{
 {sources}
 {zipped_selector}
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<{generics}>(
         {args},
         resultSelector: @escaping ({generics}) throws -> Element
@@ -77,6 +78,7 @@ extension PrimitiveSequenceType where Trait == {trait}, Element == Any {{
 {sources}
 {zipped_tuple}
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<{generics}>(
         {args}
     ) -> {name}<({generics})> {{

@@ -14,6 +14,7 @@ extension InfallibleType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType>(
         _ source1: I1, _ source2: I2,
         resultSelector: @escaping (I1.Element, I2.Element) -> Element
@@ -34,6 +35,7 @@ extension InfallibleType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType>(
         _ source1: I1, _ source2: I2
     ) -> Infallible<(I1.Element, I2.Element)> {
@@ -55,6 +57,7 @@ extension InfallibleType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element) -> Element
@@ -75,6 +78,7 @@ extension InfallibleType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3
     ) -> Infallible<(I1.Element, I2.Element, I3.Element)> {
@@ -96,6 +100,7 @@ extension InfallibleType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element) -> Element
@@ -116,6 +121,7 @@ extension InfallibleType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)> {
@@ -137,6 +143,7 @@ extension InfallibleType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element) -> Element
@@ -157,6 +164,7 @@ extension InfallibleType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)> {
@@ -178,6 +186,7 @@ extension InfallibleType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element) -> Element
@@ -198,6 +207,7 @@ extension InfallibleType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)> {
@@ -219,6 +229,7 @@ extension InfallibleType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element) -> Element
@@ -239,6 +250,7 @@ extension InfallibleType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)> {
@@ -260,6 +272,7 @@ extension InfallibleType {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element) -> Element
@@ -280,6 +293,7 @@ extension InfallibleType where Element == Any {
     /// source2:        -----a-----b--|
     /// combineLatest:  -----1a-2a-2b----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)> {
@@ -301,6 +315,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType>(
         _ source1: I1, _ source2: I2,
         resultSelector: @escaping (I1.Element, I2.Element) -> Element
@@ -321,6 +336,7 @@ extension InfallibleType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType>(
         _ source1: I1, _ source2: I2
     ) -> Infallible<(I1.Element, I2.Element)> {
@@ -342,6 +358,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element) -> Element
@@ -362,6 +379,7 @@ extension InfallibleType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3
     ) -> Infallible<(I1.Element, I2.Element, I3.Element)> {
@@ -383,6 +401,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element) -> Element
@@ -403,6 +422,7 @@ extension InfallibleType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)> {
@@ -424,6 +444,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element) -> Element
@@ -444,6 +465,7 @@ extension InfallibleType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)> {
@@ -465,6 +487,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element) -> Element
@@ -485,6 +508,7 @@ extension InfallibleType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)> {
@@ -506,6 +530,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element) -> Element
@@ -526,6 +551,7 @@ extension InfallibleType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)> {
@@ -547,6 +573,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element) -> Element
@@ -567,6 +594,7 @@ extension InfallibleType where Element == Any {
     /// source2:  -----a--------b--c--|
     /// zip:      -----1a-------2b-3c-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<I1: InfallibleType, I2: InfallibleType, I3: InfallibleType, I4: InfallibleType, I5: InfallibleType, I6: InfallibleType, I7: InfallibleType, I8: InfallibleType>(
         _ source1: I1, _ source2: I2, _ source3: I3, _ source4: I4, _ source5: I5, _ source6: I6, _ source7: I7, _ source8: I8
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)> {

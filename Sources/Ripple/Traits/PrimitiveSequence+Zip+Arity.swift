@@ -14,6 +14,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// b:    -----(2|)
     /// zip:  -----(r|)      r = resultSelector(1, 2)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2>(
         _ source1: Single<E1>, _ source2: Single<E2>,
         resultSelector: @escaping (E1, E2) throws -> Element
@@ -35,6 +36,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// b:    -----(2|)
     /// zip:  -----((1, 2)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2>(
         _ source1: Single<E1>, _ source2: Single<E2>
     ) -> Single<(E1, E2)> {
@@ -57,6 +59,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// c:    --------(3|)
     /// zip:  --------(r|)      r = resultSelector(1, 2, 3)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>,
         resultSelector: @escaping (E1, E2, E3) throws -> Element
@@ -79,6 +82,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// c:    --------(3|)
     /// zip:  --------((1, 2, 3)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>
     ) -> Single<(E1, E2, E3)> {
@@ -102,6 +106,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// d:    -----------(4|)
     /// zip:  -----------(r|)      r = resultSelector(1, 2, 3, 4)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>,
         resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
@@ -125,6 +130,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// d:    -----------(4|)
     /// zip:  -----------((1, 2, 3, 4)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>
     ) -> Single<(E1, E2, E3, E4)> {
@@ -149,6 +155,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// e:    --------------(5|)
     /// zip:  --------------(r|)      r = resultSelector(1, 2, 3, 4, 5)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>,
         resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element
@@ -173,6 +180,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// e:    --------------(5|)
     /// zip:  --------------((1, 2, 3, 4, 5)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>
     ) -> Single<(E1, E2, E3, E4, E5)> {
@@ -198,6 +206,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// f:    -----------------(6|)
     /// zip:  -----------------(r|)      r = resultSelector(1, 2, 3, 4, 5, 6)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element
@@ -223,6 +232,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// f:    -----------------(6|)
     /// zip:  -----------------((1, 2, 3, 4, 5, 6)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>
     ) -> Single<(E1, E2, E3, E4, E5, E6)> {
@@ -249,6 +259,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// g:    --------------------(7|)
     /// zip:  --------------------(r|)      r = resultSelector(1, 2, 3, 4, 5, 6, 7)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element
@@ -275,6 +286,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// g:    --------------------(7|)
     /// zip:  --------------------((1, 2, 3, 4, 5, 6, 7)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>
     ) -> Single<(E1, E2, E3, E4, E5, E6, E7)> {
@@ -302,6 +314,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// h:    -----------------------(8|)
     /// zip:  -----------------------(r|)      r = resultSelector(1, 2, 3, 4, 5, 6, 7, 8)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element
@@ -329,6 +342,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     /// h:    -----------------------(8|)
     /// zip:  -----------------------((1, 2, 3, 4, 5, 6, 7, 8)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Single<E1>, _ source2: Single<E2>, _ source3: Single<E3>, _ source4: Single<E4>, _ source5: Single<E5>, _ source6: Single<E6>, _ source7: Single<E7>, _ source8: Single<E8>
     ) -> Single<(E1, E2, E3, E4, E5, E6, E7, E8)> {
@@ -352,6 +366,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// b:    -----(2|)
     /// zip:  -----(r|)      r = resultSelector(1, 2)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>,
         resultSelector: @escaping (E1, E2) throws -> Element
@@ -375,6 +390,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// b:    -----(2|)
     /// zip:  -----((1, 2)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>
     ) -> Maybe<(E1, E2)> {
@@ -399,6 +415,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// c:    --------(3|)
     /// zip:  --------(r|)      r = resultSelector(1, 2, 3)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
         resultSelector: @escaping (E1, E2, E3) throws -> Element
@@ -423,6 +440,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// c:    --------(3|)
     /// zip:  --------((1, 2, 3)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>
     ) -> Maybe<(E1, E2, E3)> {
@@ -448,6 +466,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// d:    -----------(4|)
     /// zip:  -----------(r|)      r = resultSelector(1, 2, 3, 4)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
         resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
@@ -473,6 +492,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// d:    -----------(4|)
     /// zip:  -----------((1, 2, 3, 4)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>
     ) -> Maybe<(E1, E2, E3, E4)> {
@@ -499,6 +519,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// e:    --------------(5|)
     /// zip:  --------------(r|)      r = resultSelector(1, 2, 3, 4, 5)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>,
         resultSelector: @escaping (E1, E2, E3, E4, E5) throws -> Element
@@ -525,6 +546,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// e:    --------------(5|)
     /// zip:  --------------((1, 2, 3, 4, 5)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>
     ) -> Maybe<(E1, E2, E3, E4, E5)> {
@@ -552,6 +574,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// f:    -----------------(6|)
     /// zip:  -----------------(r|)      r = resultSelector(1, 2, 3, 4, 5, 6)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element
@@ -579,6 +602,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// f:    -----------------(6|)
     /// zip:  -----------------((1, 2, 3, 4, 5, 6)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>
     ) -> Maybe<(E1, E2, E3, E4, E5, E6)> {
@@ -607,6 +631,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// g:    --------------------(7|)
     /// zip:  --------------------(r|)      r = resultSelector(1, 2, 3, 4, 5, 6, 7)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element
@@ -635,6 +660,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// g:    --------------------(7|)
     /// zip:  --------------------((1, 2, 3, 4, 5, 6, 7)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>
     ) -> Maybe<(E1, E2, E3, E4, E5, E6, E7)> {
@@ -664,6 +690,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// h:    -----------------------(8|)
     /// zip:  -----------------------(r|)      r = resultSelector(1, 2, 3, 4, 5, 6, 7, 8)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element
@@ -693,6 +720,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
     /// h:    -----------------------(8|)
     /// zip:  -----------------------((1, 2, 3, 4, 5, 6, 7, 8)|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>, _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>
     ) -> Maybe<(E1, E2, E3, E4, E5, E6, E7, E8)> {

@@ -61,7 +61,9 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
 
     /// Shares `source` with the strategy. `source` must never fail and must
     /// deliver on the strategy's scheduler. (`package`: RippleCollections'
-    /// `asDriver()` builds its Driver this way.)
+    /// `asDriver()` builds its Driver this way; `@usableFromInline`: the
+    /// generated `combineLatest`/`zip` forms are emitted into their callers.)
+    @usableFromInline
     package init(_ source: Observable<Element>) {
         self.source = SharingStrategy.share(source)
     }

@@ -93,6 +93,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// b:                  --3--4|   (subscribed when a completes)
     /// concat():  ----1---2--3--4-----|
     /// ```
+    @_alwaysEmitIntoClient
     public func concat() -> Observable<Element.Element> {
         merge(maxConcurrent: 1)
     }

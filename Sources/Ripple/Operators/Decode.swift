@@ -22,6 +22,7 @@ extension ObservableType where Element == Data {
     /// source:                                          --{"id":1}--{"id":2}--|
     /// decode(type: User.self, decoder: JSONDecoder()): --User(1)---User(2)---|
     /// ```
+    @_alwaysEmitIntoClient
     public func decode<Item: Decodable, Decoder: DataDecoder>(type: Item.Type, decoder: Decoder) -> Observable<Item> {
         map({ try decoder.decode(type, from: $0) })
     }

@@ -8,6 +8,7 @@ extension ObservableType {
     /// source (cold):                     --1--2--|
     /// delaySubscription(3, scheduler):   -----1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("delaySubscription")) { observer in

@@ -10,18 +10,21 @@ public typealias TakeUntilBehavior = TakeBehavior
 
 extension ObservableType {
     /// Deprecated spelling of ``catch(_:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "catch(_:)")
     public func catchError(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         `catch`(handler)
     }
 
     /// Deprecated spelling of ``catchAndReturn(_:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Observable<Element> {
         catchAndReturn(element)
     }
 
     /// Deprecated spelling of ``catch(sequence:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "catch(sequence:)")
     public static func catchError<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
@@ -29,48 +32,56 @@ extension ObservableType {
     }
 
     /// Deprecated spelling of ``take(until:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "take(until:)")
     public func takeUntil<Source: ObservableConvertibleType>(_ other: Source) -> Observable<Element> {
         take(until: other)
     }
 
     /// Deprecated spelling of ``take(until:behavior:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "take(until:behavior:)")
     public func takeUntil(_ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         take(until: predicate, behavior: behavior)
     }
 
     /// Deprecated spelling of ``take(while:behavior:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "take(while:)")
     public func takeWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         take(while: predicate)
     }
 
     /// Deprecated spelling of ``take(for:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "take(for:scheduler:)")
     public func take(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         take(for: duration, scheduler: scheduler)
     }
 
     /// Deprecated spelling of ``element(at:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "element(at:)")
     public func elementAt(_ index: Int) -> Observable<Element> {
         element(at: index)
     }
 
     /// Deprecated spelling of ``skip(while:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "skip(while:)")
     public func skipWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         skip(while: predicate)
     }
 
     /// Deprecated spelling of ``skip(until:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "skip(until:)")
     public func skipUntil<Source: ObservableConvertibleType>(_ other: Source) -> Observable<Element> {
         skip(until: other)
     }
 
     /// Deprecated spelling of the typed `retry(when:)`.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "retry(when:)")
     public func retryWhen<TriggerObservable: ObservableConvertibleType, Failure: Swift.Error>(
         _ notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable
@@ -79,6 +90,7 @@ extension ObservableType {
     }
 
     /// Deprecated spelling of `retry(when:)`.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "retry(when:)")
     public func retryWhen<TriggerObservable: ObservableConvertibleType>(
         _ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable

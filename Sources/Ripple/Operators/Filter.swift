@@ -40,6 +40,7 @@ extension ObservableType {
     /// source:           --1--2--3--|
     /// ignoreElements(): -----------|
     /// ```
+    @_alwaysEmitIntoClient
     public func ignoreElements() -> Observable<Never> {
         let source = asObservable()
         return Producer(site: SiteLiteral("ignoreElements")) { observer in

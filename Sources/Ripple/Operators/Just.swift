@@ -22,6 +22,7 @@ extension ObservableType {
 
     /// A sequence of one element, sent on `scheduler`, followed by completion in a
     /// second scheduled step.
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<Element> {
         from(optional: element, scheduler: scheduler)
     }
@@ -83,6 +84,7 @@ extension ObservableType {
 
     /// Like ``from(optional:)``, with the element and the completion each sent in a
     /// step scheduled on `scheduler`.
+    @_alwaysEmitIntoClient
     public static func from(optional: Element?, scheduler: ImmediateSchedulerType) -> Observable<Element> {
         Producer { observer in
             let sink = ForwardingSink(observer: observer)

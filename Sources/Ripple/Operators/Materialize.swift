@@ -6,6 +6,7 @@ extension ObservableType {
     /// source:          --1--2--#
     /// materialize():   --next(1)--next(2)--(error(#)|)
     /// ```
+    @_alwaysEmitIntoClient
     public func materialize() -> Observable<Event<Element>> {
         let source = asObservable()
         return Producer(site: SiteLiteral("materialize")) { observer in
@@ -32,6 +33,7 @@ extension ObservableType where Element: EventConvertible {
     /// source:           --next(1)--next(2)--error(#)--
     /// dematerialize():  --1--------2--------#
     /// ```
+    @_alwaysEmitIntoClient
     public func dematerialize() -> Observable<Element.Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("dematerialize")) { observer in

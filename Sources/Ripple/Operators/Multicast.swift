@@ -96,6 +96,7 @@ extension ObservableType {
     /// subscriber:  --------3--4--|     (subscribed before connect())
     /// late one:              4--|     (subscribed after 3)
     /// ```
+    @_alwaysEmitIntoClient
     public func publish() -> ConnectableObservable<Element> {
         multicast(makeSubject: { PublishSubject() })
     }
@@ -134,6 +135,7 @@ extension ObservableType {
     /// connect():   ^
     /// late one:             (123)4--|     (subscribed after 3)
     /// ```
+    @_alwaysEmitIntoClient
     public func replayAll() -> ConnectableObservable<Element> {
         multicast(makeSubject: { ReplaySubject.createUnbounded() })
     }

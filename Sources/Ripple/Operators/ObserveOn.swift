@@ -46,6 +46,7 @@ extension ObservableType {
     }
 
     /// Deprecated spelling of ``observe(on:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "observe(on:)")
     public func observeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
         observe(on: scheduler)

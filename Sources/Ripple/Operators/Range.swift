@@ -82,6 +82,7 @@ extension ObservableType {
     /// ```
     /// repeatElement(1):  111111...
     /// ```
+    @_alwaysEmitIntoClient
     public static func repeatElement(
         _ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> {
@@ -95,6 +96,7 @@ extension ObservableType {
     /// ```
     /// generate(initialState: 1, condition: { $0 < 4 }, iterate: { $0 + 1 }):  (123|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func generate(
         initialState: Element,
         condition: @escaping (Element) throws -> Bool,

@@ -10,6 +10,7 @@ extension ObservableType {
     /// source:    --1--|          --1--2--|        --|
     /// single():  --1--|          --1--#           --#
     /// ```
+    @_alwaysEmitIntoClient
     public func single() -> Observable<Element> {
         single({ _ in true })
     }

@@ -5,6 +5,7 @@ extension ObservableType {
     /// source:           --3--4--|
     /// startWith(1, 2):  12--3--4--|
     /// ```
+    @_alwaysEmitIntoClient
     public func startWith(_ elements: Element...) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("startWith")) { observer in

@@ -39,6 +39,7 @@ extension ObservableType {
     }
 
     /// Deprecated spelling of ``subscribe(on:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "subscribe(on:)")
     public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
         subscribe(on: scheduler)

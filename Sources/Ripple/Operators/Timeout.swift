@@ -9,6 +9,7 @@ extension ObservableType {
     /// source:                  --1--2---------3--|
     /// timeout(5, scheduler):   --1--2----#           (RxError.timeout)
     /// ```
+    @_alwaysEmitIntoClient
     public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         timeout(dueTime, other: Observable<Element>.error(RxError.timeout), scheduler: scheduler)
     }

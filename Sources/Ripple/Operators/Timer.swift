@@ -9,6 +9,7 @@ extension ObservableType where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
+    @_alwaysEmitIntoClient
     public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         timer(period, period: period, scheduler: scheduler)
     }

@@ -39,6 +39,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):     ---|
     /// concat(second):  -----|
     /// ```
+    @_alwaysEmitIntoClient
     public func concat(_ second: Completable) -> Completable {
         Completable.concat(primitiveSequence, second)
     }
@@ -54,6 +55,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:          ---|
     /// concat:   -----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Completable
         where Sequence.Element == Completable {
         Completable(raw: Observable.concat(sequence.lazy.map { $0.source }))
@@ -70,6 +72,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:          ---|
     /// concat:   -----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Completable
         where Collection.Element == Completable {
         Completable(raw: Observable.concat(collection.map { $0.source }))
@@ -86,6 +89,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:                ---|
     /// concat(a, b):   -----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat(_ sources: Completable...) -> Completable {
         Completable(raw: Observable.concat(sources.map { $0.source }))
     }
@@ -100,6 +104,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:     -----|
     /// zip:   -----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(_ sources: Collection) -> Completable
         where Collection.Element == Completable {
         Completable(raw: Observable.merge(sources.map { $0.source }))
@@ -115,6 +120,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:     -----|
     /// zip:   -----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip(_ sources: [Completable]) -> Completable {
         Completable(raw: Observable.merge(sources.map { $0.source }))
     }
@@ -129,12 +135,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// b:           -----|
     /// zip(a, b):   -----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip(_ sources: Completable...) -> Completable {
         zip(sources)
     }
 
     /// RxSwift 4's name for `zip(_:)` on a collection: runs the `Completable`s at
     /// the same time and completes when all have completed.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "zip(_:)")
     public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Completable
         where Collection.Element == Completable {
@@ -143,6 +151,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 
     /// RxSwift 4's name for `zip(_:)` on an array: runs the `Completable`s at the
     /// same time and completes when all have completed.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "zip(_:)")
     public static func merge(_ sources: [Completable]) -> Completable {
         zip(sources)
@@ -150,6 +159,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 
     /// RxSwift 4's name for `zip(_:)` on variadic sources: runs them at the same
     /// time and completes when all have completed.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "zip(_:)")
     public static func merge(_ sources: Completable...) -> Completable {
         zip(sources)
@@ -169,6 +179,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):      ---(1|)
     /// andThen(second):  -----(1|)
     /// ```
+    @_alwaysEmitIntoClient
     public func andThen<Element>(_ second: Single<Element>) -> Single<Element> {
         Single(raw: andThen(second.source))
     }
@@ -183,6 +194,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):      ---(1|)
     /// andThen(second):  -----(1|)
     /// ```
+    @_alwaysEmitIntoClient
     public func andThen<Element>(_ second: Maybe<Element>) -> Maybe<Element> {
         Maybe(raw: andThen(second.source))
     }
@@ -197,6 +209,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):      ---|
     /// andThen(second):  -----|
     /// ```
+    @_alwaysEmitIntoClient
     public func andThen(_ second: Completable) -> Completable {
         concat(second)
     }

@@ -9,6 +9,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// ```
     /// .completed:  |      .error(e):  #
     /// ```
+    @_alwaysEmitIntoClient
     public static func create(subscribe: @escaping (@escaping CompletableObserver) -> Disposable) -> Completable {
         let source = Observable<Never>.create { observer in
             subscribe { event in
@@ -154,16 +155,19 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     }
 
     /// A `Completable` that completes immediately.
+    @_alwaysEmitIntoClient
     public static func empty() -> Completable {
         Completable(raw: Observable.empty())
     }
 
     /// A `Completable` that fails with `error`.
+    @_alwaysEmitIntoClient
     public static func error(_ error: Swift.Error) -> Completable {
         Completable(raw: Observable.error(error))
     }
 
     /// A `Completable` that never completes.
+    @_alwaysEmitIntoClient
     public static func never() -> Completable {
         Completable(raw: Observable.never())
     }
@@ -171,6 +175,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 
 extension ObservableType where Element == Never {
     /// This element-less sequence as a ``Completable``.
+    @_alwaysEmitIntoClient
     public func asCompletable() -> Completable {
         Completable(raw: asObservable())
     }

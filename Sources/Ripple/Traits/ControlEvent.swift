@@ -43,16 +43,19 @@ public struct ControlEvent<PropertyType>: ControlEventType, @unchecked Sendable 
     }
 
     /// Subscribes `observer` to the events.
+    @_alwaysEmitIntoClient
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         events.subscribe(observer)
     }
 
     /// The events.
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         events
     }
 
     /// `self`.
+    @_alwaysEmitIntoClient
     public func asControlEvent() -> ControlEvent<Element> {
         self
     }
@@ -69,6 +72,7 @@ extension ControlEvent {
     ///
     /// A control event never fails; if it does anyway, the error is reported to
     /// ``Hooks/contractViolationHandler`` and the driver completes.
+    @_alwaysEmitIntoClient
     public func asDriver() -> Driver<Element> {
         asDriver { error in
             Hooks.reportContractViolation("A ControlEvent failed, which it must not: \(error)")
@@ -86,6 +90,7 @@ extension ControlEvent {
     ///
     /// A control event never fails; if it does anyway, the error is reported to
     /// ``Hooks/contractViolationHandler`` and the signal completes.
+    @_alwaysEmitIntoClient
     public func asSignal() -> Signal<Element> {
         asSignal { error in
             Hooks.reportContractViolation("A ControlEvent failed, which it must not: \(error)")

@@ -64,6 +64,7 @@ public struct ControlProperty<PropertyType>: ControlPropertyType, @unchecked Sen
     }
 
     /// Subscribes `observer` to the property's values.
+    @_alwaysEmitIntoClient
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         values.subscribe(observer)
     }
@@ -80,11 +81,13 @@ public struct ControlProperty<PropertyType>: ControlPropertyType, @unchecked Sen
     }
 
     /// The property's values.
+    @_alwaysEmitIntoClient
     public func asObservable() -> Observable<Element> {
         values
     }
 
     /// `self`.
+    @_alwaysEmitIntoClient
     public func asControlProperty() -> ControlProperty<Element> {
         self
     }
@@ -92,6 +95,7 @@ public struct ControlProperty<PropertyType>: ControlPropertyType, @unchecked Sen
     /// Sets the property to each element. Completion is passed on to the value
     /// sink; an error is reported to ``Hooks/contractViolationHandler`` and
     /// dropped.
+    @_alwaysEmitIntoClient
     public func on(_ event: Event<Element>) {
         switch event {
         case .error(let error):
@@ -129,6 +133,7 @@ extension ControlProperty {
     ///
     /// A property never fails; if its values do anyway, the error is reported to
     /// ``Hooks/contractViolationHandler`` and the driver completes.
+    @_alwaysEmitIntoClient
     public func asDriver() -> Driver<Element> {
         asDriver { error in
             Hooks.reportContractViolation("A ControlProperty failed, which it must not: \(error)")

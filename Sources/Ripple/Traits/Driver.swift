@@ -10,6 +10,7 @@ public struct DriverSharingStrategy: SharingStrategyProtocol {
     }
 
     /// `source.share(replay: 1, scope: .whileConnected)`.
+    @_alwaysEmitIntoClient
     public static func share<Element>(_ source: Observable<Element>) -> Observable<Element> {
         source.share(replay: 1, scope: .whileConnected)
     }
@@ -37,6 +38,7 @@ public typealias Driver<Element> = SharedSequence<DriverSharingStrategy, Element
 
 extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingStrategy {
     /// The sequence as a ``Driver``.
+    @_alwaysEmitIntoClient
     public func asDriver() -> Driver<Element> {
         asSharedSequence()
     }
@@ -55,6 +57,7 @@ extension ObservableConvertibleType {
     /// ```
     ///
     /// Completes when the source completes, or right after `onErrorJustReturn`.
+    @_alwaysEmitIntoClient
     public func asDriver(onErrorJustReturn: Element) -> Driver<Element> {
         asSharedSequence(sharingStrategy: DriverSharingStrategy.self, onErrorJustReturn: onErrorJustReturn)
     }
@@ -67,6 +70,7 @@ extension ObservableConvertibleType {
     /// fallback:                                  -9-|
     /// asDriver(onErrorDriveWith: fallback): --1--2---9-|
     /// ```
+    @_alwaysEmitIntoClient
     public func asDriver(onErrorDriveWith: Driver<Element>) -> Driver<Element> {
         asSharedSequence(sharingStrategy: DriverSharingStrategy.self, onErrorDriveWith: onErrorDriveWith)
     }
@@ -78,6 +82,7 @@ extension ObservableConvertibleType {
     /// source:                                        --1--2--#
     /// asDriver(onErrorRecover: { _ in .just(0) }):   --1--2--(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func asDriver(onErrorRecover: @escaping (_ error: Swift.Error) -> Driver<Element>) -> Driver<Element> {
         asSharedSequence(sharingStrategy: DriverSharingStrategy.self, onErrorRecover: onErrorRecover)
     }
@@ -91,6 +96,7 @@ extension InfallibleType {
     /// source:      --1--2--|
     /// asDriver():  --1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func asDriver() -> Driver<Element> {
         Driver(asObservable().observe(on: DriverSharingStrategy.scheduler))
     }
@@ -104,6 +110,7 @@ extension BehaviorRelay {
     /// value 0, accept:  ---1--2--
     /// asDriver():       0--1--2--
     /// ```
+    @_alwaysEmitIntoClient
     public func asDriver() -> Driver<Element> {
         Driver(asObservable().observe(on: DriverSharingStrategy.scheduler))
     }

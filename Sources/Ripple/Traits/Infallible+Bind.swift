@@ -12,6 +12,7 @@ extension InfallibleType {
     /// source:    --1--2--|
     /// observer:  --1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element {
         asObservable().subscribe { event in
             observers.forEach { $0.on(event) }
@@ -19,6 +20,7 @@ extension InfallibleType {
     }
 
     /// Sends every event, elements wrapped in an optional, to each observer.
+    @_alwaysEmitIntoClient
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element? {
         asObservable().subscribe { event in
             let optional = event.map { Optional($0) }
@@ -28,11 +30,13 @@ extension InfallibleType {
 
     /// Passes the sequence to `binder` and returns its result: the hook for custom
     /// binding functions.
+    @_alwaysEmitIntoClient
     public func bind<Result>(to binder: (Self) -> Result) -> Result {
         binder(self)
     }
 
     /// Passes the sequence and `curriedArgument` to a curried binding function.
+    @_alwaysEmitIntoClient
     public func bind<R1, R2>(to binder: (Self) -> (R1) -> R2, curriedArgument: R1) -> R2 {
         binder(self)(curriedArgument)
     }

@@ -12,6 +12,7 @@ extension Infallible {
     /// ```
     ///
     /// Completes when every source has completed.
+    @_alwaysEmitIntoClient
     public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Infallible<Element>
     where Collection.Element == Infallible<Element> {
         Infallible(Observable.merge(sources.map { $0.asObservable() }))
@@ -23,6 +24,7 @@ extension Infallible {
     /// ```
     /// merge([a, b]):  --a1-b1--a2--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge(_ sources: [Infallible<Element>]) -> Infallible<Element> {
         Infallible(Observable.merge(sources.map { $0.asObservable() }))
     }
@@ -33,6 +35,7 @@ extension Infallible {
     /// ```
     /// merge(a, b):  --a1-b1--a2--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge(_ sources: Infallible<Element>...) -> Infallible<Element> {
         Infallible(Observable.merge(sources.map { $0.asObservable() }))
     }
@@ -45,6 +48,7 @@ extension Infallible {
     /// source2:       --2--|
     /// concat:   --1----2--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Infallible<Element>
     where Sequence.Element == Infallible<Element> {
         Infallible(Observable.concat(sequence.lazy.map { $0.asObservable() }))
@@ -55,6 +59,7 @@ extension Infallible {
     /// ```
     /// concat([a, b]):  --a1--a2|--b1--|   (b starts when a completed)
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Infallible<Element>
     where Collection.Element == Infallible<Element> {
         Infallible(Observable.concat(collection.map { $0.asObservable() }))
@@ -65,6 +70,7 @@ extension Infallible {
     /// ```
     /// concat(a, b):  --a1--a2|--b1--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat(_ sources: Infallible<Element>...) -> Infallible<Element> {
         Infallible(Observable.concat(sources.map { $0.asObservable() }))
     }
@@ -80,6 +86,7 @@ extension Infallible {
     ///
     /// Completes when every source has completed (or when no combination can be
     /// produced any more). An empty collection completes at once.
+    @_alwaysEmitIntoClient
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) -> Element
@@ -98,6 +105,7 @@ extension Infallible {
     ///
     /// Completes when no combination can be produced any more. An empty
     /// collection completes at once.
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) -> Element
@@ -115,6 +123,7 @@ extension InfallibleType {
     /// source2:         -----a-----b--|
     /// combineLatest:   -----[1a]-[2a]-[2b]-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Infallible<[Element]> where Collection.Element: InfallibleType, Collection.Element.Element == Element {
@@ -128,6 +137,7 @@ extension InfallibleType {
     /// source2:  -----a--------b--|
     /// zip:      -----[1a]-----[2b]-|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Infallible<[Element]> where Collection.Element: InfallibleType, Collection.Element.Element == Element {
@@ -141,6 +151,7 @@ extension InfallibleType {
     /// second:              --2--|
     /// concat(second): --1----2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func concat<Source: InfallibleType>(_ second: Source) -> Infallible<Element> where Source.Element == Element {
         Infallible(asObservable().concat(second.asObservable()))
     }
@@ -157,6 +168,7 @@ extension InfallibleType {
     /// ```
     ///
     /// Completes when the source completes.
+    @_alwaysEmitIntoClient
     public func withLatestFrom<Source: InfallibleType, ResultType>(
         _ second: Source, resultSelector: @escaping (Element, Source.Element) -> ResultType
     ) -> Infallible<ResultType> {
@@ -171,6 +183,7 @@ extension InfallibleType {
     /// second:                 -----a----b-----
     /// withLatestFrom(second): --------a--b--|
     /// ```
+    @_alwaysEmitIntoClient
     public func withLatestFrom<Source: InfallibleType>(_ second: Source) -> Infallible<Source.Element> {
         Infallible<Source.Element>(asObservable().withLatestFrom(second))
     }

@@ -28,6 +28,7 @@ extension Infallible {
     /// }
     /// // (12|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func create(subscribe: @escaping (@escaping InfallibleObserver) -> Disposable) -> Infallible<Element> {
         Infallible(Observable.create { observer in
             subscribe { event in
@@ -56,6 +57,7 @@ extension Infallible {
     /// ```
     /// just(1, scheduler: s):  -1|     (both on s)
     /// ```
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Infallible<Element> {
         Infallible(Observable.just(element, scheduler: scheduler))
     }
@@ -89,6 +91,7 @@ extension Infallible {
     ///
     /// Completes when the returned sequence does. (RxSwift's factory may throw; an
     /// `Infallible` cannot carry that error, so here it cannot.)
+    @_alwaysEmitIntoClient
     public static func deferred(_ observableFactory: @escaping () -> Infallible<Element>) -> Infallible<Element> {
         Infallible(Observable.deferred { observableFactory().asObservable() })
     }
@@ -99,6 +102,7 @@ extension Infallible {
     /// ```
     /// of(1, 2, 3):  (123|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element> {
         Infallible(Observable.from(elements, scheduler: scheduler))
     }
@@ -108,6 +112,7 @@ extension Infallible {
     /// ```
     /// from([1, 2, 3]):  (123|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element> {
         Infallible(Observable.from(array, scheduler: scheduler))
     }
@@ -117,6 +122,7 @@ extension Infallible {
     /// ```
     /// from(1...3):  (123|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func from<Source: Swift.Sequence>(
         _ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Infallible<Element> where Source.Element == Element {
@@ -140,6 +146,7 @@ extension Infallible {
     /// ```
     /// from(optional: 1, scheduler: s):  -1|     (each step on s)
     /// ```
+    @_alwaysEmitIntoClient
     public static func from(optional: Element?, scheduler: ImmediateSchedulerType) -> Infallible<Element> {
         Infallible(Observable.from(optional: optional, scheduler: scheduler))
     }
@@ -149,6 +156,7 @@ extension Infallible {
     /// ```
     /// repeatElement(1):  111111...
     /// ```
+    @_alwaysEmitIntoClient
     public static func repeatElement(_ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element> {
         Infallible(Observable.repeatElement(element, scheduler: scheduler))
     }
@@ -175,6 +183,7 @@ extension Infallible where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
+    @_alwaysEmitIntoClient
     public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(Observable.interval(period, scheduler: scheduler))
     }
@@ -186,6 +195,7 @@ extension Infallible where Element: RxAbstractInteger {
     /// timer(5):              ----(0|)
     /// timer(5, period: 10):  ----0---------1---------2--...
     /// ```
+    @_alwaysEmitIntoClient
     public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(Observable.timer(dueTime, period: period, scheduler: scheduler))
     }

@@ -72,6 +72,7 @@ extension InfallibleType {
     /// source:        --a--b--|
     /// enumerated():  --(0,a)--(1,b)--|
     /// ```
+    @_alwaysEmitIntoClient
     public func enumerated() -> Infallible<(index: Int, element: Element)> {
         Infallible(asObservable().enumerated())
     }
@@ -82,6 +83,7 @@ extension InfallibleType {
     /// source:            --1--2--|
     /// ignoreElements():  --------|
     /// ```
+    @_alwaysEmitIntoClient
     public func ignoreElements() -> Infallible<Never> {
         Infallible<Never>(asObservable().ignoreElements())
     }
@@ -126,6 +128,7 @@ extension InfallibleType {
     /// ```
     ///
     /// Completes when the source and every inner sequence have completed.
+    @_alwaysEmitIntoClient
     public func flatMap<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
         Infallible<Source.Element>(asObservable().flatMap(selector))
     }
@@ -141,6 +144,7 @@ extension InfallibleType {
     /// ```
     ///
     /// Completes when the source and the latest inner sequence have completed.
+    @_alwaysEmitIntoClient
     public func flatMapLatest<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
         Infallible<Source.Element>(asObservable().flatMapLatest(selector))
     }
@@ -156,6 +160,7 @@ extension InfallibleType {
     /// ```
     ///
     /// Completes when the source and the running inner sequence have completed.
+    @_alwaysEmitIntoClient
     public func flatMapFirst<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
         Infallible<Source.Element>(asObservable().flatMapFirst(selector))
     }
@@ -169,6 +174,7 @@ extension InfallibleType {
     /// selector(2):                 --c--d|
     /// concatMap(selector): ----a--b--c--d----|
     /// ```
+    @_alwaysEmitIntoClient
     public func concatMap<Source: InfallibleType>(_ selector: @escaping (Element) -> Source) -> Infallible<Source.Element> {
         Infallible<Source.Element>(asObservable().concatMap(selector))
     }
@@ -184,6 +190,7 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                       --4--|
     /// switchLatest():  ----1-----4------|
     /// ```
+    @_alwaysEmitIntoClient
     public func switchLatest() -> Infallible<Element.Element> {
         Infallible<Element.Element>(asObservable().switchLatest())
     }
@@ -196,6 +203,7 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                --3--4|
     /// merge():  ----1--2--3--4-|
     /// ```
+    @_alwaysEmitIntoClient
     public func merge() -> Infallible<Element.Element> {
         Infallible<Element.Element>(asObservable().merge())
     }
@@ -210,6 +218,7 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                                --3|
     /// merge(maxConcurrent: 1):  ----1--2--3--|   (y waits for x)
     /// ```
+    @_alwaysEmitIntoClient
     public func merge(maxConcurrent: Int) -> Infallible<Element.Element> {
         guard maxConcurrent > 0 else {
             return .invalidArgument("merge(maxConcurrent: \(maxConcurrent)) needs maxConcurrent > 0")
@@ -225,6 +234,7 @@ extension InfallibleType where Element: InfallibleType {
     /// y:                 --3|
     /// concat():  ----1--2--3---|
     /// ```
+    @_alwaysEmitIntoClient
     public func concat() -> Infallible<Element.Element> {
         Infallible<Element.Element>(asObservable().concat())
     }
@@ -254,6 +264,7 @@ extension InfallibleType {
     /// source:        --1--2--3--|
     /// skip(for 50):  -------2--3--|   (the first 50 ticks are dropped)
     /// ```
+    @_alwaysEmitIntoClient
     public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(asObservable().skip(duration, scheduler: scheduler))
     }
@@ -264,6 +275,7 @@ extension InfallibleType {
     /// source:                  --1--2--3--1--|
     /// skip(while: { $0 < 3 }): --------3--1--|
     /// ```
+    @_alwaysEmitIntoClient
     public func skip(while predicate: @escaping (Element) -> Bool) -> Infallible<Element> {
         Infallible(asObservable().skip(while: predicate))
     }
@@ -305,6 +317,7 @@ extension InfallibleType {
     /// source:        --1--2--3--|
     /// take(for 50):  --1--|
     /// ```
+    @_alwaysEmitIntoClient
     public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(asObservable().take(for: duration, scheduler: scheduler))
     }
@@ -316,6 +329,7 @@ extension InfallibleType {
     /// source:                  --1--2--3--1--|
     /// take(while: { $0 < 3 }): --1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func take(while predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> Infallible<Element> {
         Infallible(asObservable().take(while: predicate, behavior: behavior))
     }
@@ -327,6 +341,7 @@ extension InfallibleType {
     /// source:                   --1--2--3--1--|
     /// take(until: { $0 == 2 }): --1--|
     /// ```
+    @_alwaysEmitIntoClient
     public func take(until predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> Infallible<Element> {
         Infallible(asObservable().take(until: predicate, behavior: behavior))
     }
@@ -352,6 +367,7 @@ extension InfallibleType {
     /// source:       --1--2--3--|
     /// takeLast(2):  -----------(23|)
     /// ```
+    @_alwaysEmitIntoClient
     public func takeLast(_ count: Int) -> Infallible<Element> {
         guard count >= 0 else { return .invalidArgument("takeLast(\(count)) needs count >= 0") }
         return Infallible(asObservable().takeLast(count))
@@ -366,6 +382,7 @@ extension InfallibleType {
     /// source:         --a--b--c--|
     /// element(at: 1): -----(b|)
     /// ```
+    @_alwaysEmitIntoClient
     public func element(at index: Int) -> Infallible<Element> {
         guard index >= 0 else { return .invalidArgument("element(at: \(index)) needs index >= 0") }
         return Infallible(asObservable().skip(index).take(1))
@@ -377,6 +394,7 @@ extension InfallibleType {
     /// source:              -----|
     /// ifEmpty(default: 0): -----(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func ifEmpty(default: Element) -> Infallible<Element> {
         Infallible(asObservable().ifEmpty(default: `default`))
     }
@@ -388,6 +406,7 @@ extension InfallibleType {
     /// other:                      -1-2-|
     /// ifEmpty(switchTo: other): ------1-2-|
     /// ```
+    @_alwaysEmitIntoClient
     public func ifEmpty(switchTo other: Infallible<Element>) -> Infallible<Element> {
         Infallible(asObservable().ifEmpty(switchTo: other.asObservable()))
     }
@@ -465,6 +484,7 @@ extension InfallibleType {
     /// source:            --a-b-----c--|
     /// debounce(20):      --------b----c|
     /// ```
+    @_alwaysEmitIntoClient
     public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(asObservable().debounce(dueTime, scheduler: scheduler))
     }
@@ -477,6 +497,7 @@ extension InfallibleType {
     /// throttle(30, latest: true): --a--c------d--|
     /// throttle(30, latest: false):--a---------d--|
     /// ```
+    @_alwaysEmitIntoClient
     public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(asObservable().throttle(dueTime, latest: latest, scheduler: scheduler))
     }
@@ -487,6 +508,7 @@ extension InfallibleType {
     /// source:     --1--2--|
     /// delay(30):  -----1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(asObservable().delay(dueTime, scheduler: scheduler))
     }
@@ -497,6 +519,7 @@ extension InfallibleType {
     /// source (cold):          --1--|
     /// delaySubscription(30):  -----1--|
     /// ```
+    @_alwaysEmitIntoClient
     public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Infallible<Element> {
         Infallible(asObservable().delaySubscription(dueTime, scheduler: scheduler))
     }
@@ -507,6 +530,7 @@ extension InfallibleType {
     /// source (thread A):        --1--2--|
     /// observe(on: B) (thread B): --1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func observe(on scheduler: ImmediateSchedulerType) -> Infallible<Element> {
         Infallible(asObservable().observe(on: scheduler))
     }
@@ -517,6 +541,7 @@ extension InfallibleType {
     /// subscribe(on: s):  subscription (and disposal) of the source happen on s;
     ///                    the elements are not moved
     /// ```
+    @_alwaysEmitIntoClient
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Infallible<Element> {
         Infallible(asObservable().subscribe(on: scheduler))
     }
@@ -577,6 +602,7 @@ extension InfallibleType {
     /// source:   --1--|
     /// debug():  --1--|    prints "subscribed", "Event next(1)", "Event completed", "isDisposed"
     /// ```
+    @_alwaysEmitIntoClient
     public func debug(
         _ identifier: String? = nil, trimOutput: Bool = false,
         file: String = #file, line: UInt = #line, function: String = #function
@@ -592,6 +618,7 @@ extension InfallibleType {
     /// source:                 --1--2--|
     /// withUnretained(owner):  --(owner,1)--(owner,2)--|
     /// ```
+    @_alwaysEmitIntoClient
     public func withUnretained<Object: AnyObject, Out>(
         _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
     ) -> Infallible<Out> {
@@ -605,6 +632,7 @@ extension InfallibleType {
     /// source:                 --1--2-----3--
     /// withUnretained(owner):  --(o,1)--(o,2)--|   (owner gone before 3)
     /// ```
+    @_alwaysEmitIntoClient
     public func withUnretained<Object: AnyObject>(_ obj: Object) -> Infallible<(Object, Element)> {
         Infallible<(Object, Element)>(asObservable().withUnretained(obj))
     }

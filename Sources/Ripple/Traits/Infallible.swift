@@ -153,6 +153,7 @@ extension PublishRelay {
     /// accept:          --1--2--3--
     /// asInfallible():  --1--2--3--
     /// ```
+    @_alwaysEmitIntoClient
     public func asInfallible() -> Infallible<Element> {
         Infallible(asObservable())
     }
@@ -166,6 +167,7 @@ extension BehaviorRelay {
     /// value 0, accept:  ---1--2--
     /// asInfallible():   0--1--2--
     /// ```
+    @_alwaysEmitIntoClient
     public func asInfallible() -> Infallible<Element> {
         Infallible(asObservable())
     }
@@ -179,6 +181,7 @@ extension ReplayRelay {
     /// accept 1, then:   ---2--3--
     /// asInfallible():   1--2--3--
     /// ```
+    @_alwaysEmitIntoClient
     public func asInfallible() -> Infallible<Element> {
         Infallible(asObservable())
     }

@@ -90,6 +90,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// selector(1) (cold):        ---(a|)
     /// flatMap(selector):       -----(a|)
     /// ```
+    @_alwaysEmitIntoClient
     public func flatMap<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
         Maybe(raw: primitiveSequence.source.flatMap { try selector($0).source })
     }
@@ -103,6 +104,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// source:                 --(1|)     --|
     /// ifEmpty(default: 0):    --(1|)     --(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func ifEmpty(default: Element) -> Single<Element> {
         Single(raw: primitiveSequence.source.ifEmpty(default: `default`))
     }
@@ -118,6 +120,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// other (cold):                 --(7|)
     /// ifEmpty(switchTo: other):   ----(7|)
     /// ```
+    @_alwaysEmitIntoClient
     public func ifEmpty(switchTo other: Maybe<Element>) -> Maybe<Element> {
         Maybe(raw: primitiveSequence.source.ifEmpty(switchTo: other.source))
     }
@@ -133,6 +136,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// other (cold):                 --(7|)
     /// ifEmpty(switchTo: other):   ----(7|)
     /// ```
+    @_alwaysEmitIntoClient
     public func ifEmpty(switchTo other: Single<Element>) -> Single<Element> {
         Single(raw: primitiveSequence.source.ifEmpty(switchTo: other.source))
     }
@@ -146,11 +150,13 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// source:               --#
     /// catchAndReturn(0):    --(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func catchAndReturn(_ element: Element) -> Maybe<Element> {
         Maybe(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
     /// Deprecated spelling of ``catchAndReturn(_:)->Maybe<Self.Element>``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Maybe<Element> {
         catchAndReturn(element)
@@ -175,6 +181,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// b:     -----(2|)           -----(2|)
     /// zip:   -----(3|)           -----|      resultSelector: { $0.reduce(0, +) }
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection, Result>(
         _ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result
     ) -> Maybe<Result> where Collection.Element == Maybe<Element> {
@@ -196,6 +203,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// b:     -----(2|)             -----(2|)
     /// zip:   -----([1, 2]|)        -----|
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Maybe<[Element]> where Collection.Element == Maybe<Element> {

@@ -9,6 +9,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// ```
     /// .success(1):  (1|)      .completed:  |      .error(e):  #
     /// ```
+    @_alwaysEmitIntoClient
     public static func create(subscribe: @escaping (@escaping MaybeObserver) -> Disposable) -> Maybe<Element> {
         let source = Observable<Element>.create { observer in
             subscribe { event in
@@ -176,31 +177,37 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     }
 
     /// A `Maybe` that succeeds with `element`.
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element) -> Maybe<Element> {
         Maybe(raw: Observable.just(element))
     }
 
     /// A `Maybe` that succeeds with `element`, delivered on `scheduler`.
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Maybe<Element> {
         Maybe(raw: Observable.just(element, scheduler: scheduler))
     }
 
     /// A `Maybe` that completes without an element.
+    @_alwaysEmitIntoClient
     public static func empty() -> Maybe<Element> {
         Maybe(raw: Observable.empty())
     }
 
     /// A `Maybe` that fails with `error`.
+    @_alwaysEmitIntoClient
     public static func error(_ error: Swift.Error) -> Maybe<Element> {
         Maybe(raw: Observable.error(error))
     }
 
     /// A `Maybe` that never reports an outcome.
+    @_alwaysEmitIntoClient
     public static func never() -> Maybe<Element> {
         Maybe(raw: Observable.never())
     }
 
     /// The `Maybe` as a ``Completable``: its element is dropped.
+    @_alwaysEmitIntoClient
     public func asCompletable() -> Completable {
         Completable(raw: primitiveSequence.asObservable().ignoreElements())
     }

@@ -20,6 +20,7 @@ extension PrimitiveSequence {
     /// subscribed at 200:  factory -> just(200)   --(200|)
     /// subscribed at 300:  factory -> just(300)   --(300|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func deferred(
         _ observableFactory: @escaping () throws -> PrimitiveSequence<Trait, Element>
     ) -> PrimitiveSequence<Trait, Element> {
@@ -38,6 +39,7 @@ extension PrimitiveSequence {
     /// built sequence:   ---------(1|)
     /// using:            ---------(1|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func using<Resource: Disposable>(
         _ resourceFactory: @escaping () throws -> Resource,
         primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>
@@ -56,6 +58,7 @@ extension PrimitiveSequence where Element: RxAbstractInteger {
     /// timer(30):  ------------------------------(0|)
     ///             ^ subscribed                  ^ 30 later
     /// ```
+    @_alwaysEmitIntoClient
     public static func timer(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: Observable<Element>.timer(dueTime, scheduler: scheduler))
     }
@@ -74,6 +77,7 @@ extension PrimitiveSequence {
     /// source:            --(1|)          --#
     /// delay(3):          -----(1|)       --#
     /// ```
+    @_alwaysEmitIntoClient
     public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
     }
@@ -87,6 +91,7 @@ extension PrimitiveSequence {
     /// source (cold):              --(1|)
     /// delaySubscription(3):    -----(1|)
     /// ```
+    @_alwaysEmitIntoClient
     public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.delaySubscription(dueTime, scheduler: scheduler))
     }
@@ -99,11 +104,13 @@ extension PrimitiveSequence {
     /// source (thread A):           --(1|)
     /// observe(on: B) (thread B):   ---(1|)
     /// ```
+    @_alwaysEmitIntoClient
     public func observe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.observe(on: scheduler))
     }
 
     /// Deprecated spelling of ``observe(on:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "observe(on:)")
     public func observeOn(_ scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
         observe(on: scheduler)
@@ -117,11 +124,13 @@ extension PrimitiveSequence {
     /// ```
     /// subscribe(on: B):   the source's subscription side effects run on B
     /// ```
+    @_alwaysEmitIntoClient
     public func subscribe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.subscribe(on: scheduler))
     }
 
     /// Deprecated spelling of ``subscribe(on:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "subscribe(on:)")
     public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
         subscribe(on: scheduler)
@@ -137,6 +146,7 @@ extension PrimitiveSequence {
     /// source:                --------(1|)
     /// timeout(5, scheduler): -----#            (RxError.timeout)
     /// ```
+    @_alwaysEmitIntoClient
     public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler))
     }
@@ -152,6 +162,7 @@ extension PrimitiveSequence {
     /// other (cold):                         --(2|)
     /// timeout(5, other:, scheduler):   -----------(2|)
     /// ```
+    @_alwaysEmitIntoClient
     public func timeout(
         _ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType
     ) -> PrimitiveSequence<Trait, Element> {
@@ -173,6 +184,7 @@ extension PrimitiveSequence {
     /// replacement (cold):         --(2|)
     /// catch { _ in replacement }: ----(2|)
     /// ```
+    @_alwaysEmitIntoClient
     public func `catch`(
         _ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>
     ) -> PrimitiveSequence<Trait, Element> {
@@ -180,6 +192,7 @@ extension PrimitiveSequence {
     }
 
     /// Deprecated spelling of ``catch(_:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "catch(_:)")
     public func catchError(
         _ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>
@@ -195,6 +208,7 @@ extension PrimitiveSequence {
     /// source (cold):  --#          (fails twice, then succeeds)
     /// retry():        ------------(1|)
     /// ```
+    @_alwaysEmitIntoClient
     public func retry() -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.retry())
     }
@@ -211,6 +225,7 @@ extension PrimitiveSequence {
     /// source (cold):  --#
     /// retry(2):       ----#
     /// ```
+    @_alwaysEmitIntoClient
     public func retry(_ maxAttemptCount: Int) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.retry(maxAttemptCount))
     }
@@ -228,6 +243,7 @@ extension PrimitiveSequence {
     /// source (cold):                  --#
     /// retry(when: { $0.take(2) }):    ------(1|)   (the third attempt succeeds)
     /// ```
+    @_alwaysEmitIntoClient
     public func retry<TriggerObservable: ObservableConvertibleType, Error: Swift.Error>(
         when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable
     ) -> PrimitiveSequence<Trait, Element> {
@@ -240,6 +256,7 @@ extension PrimitiveSequence {
     /// source (cold):                  --#
     /// retry(when: { $0.take(1) }):    ----(1|)   (the second attempt succeeds)
     /// ```
+    @_alwaysEmitIntoClient
     public func retry<TriggerObservable: ObservableConvertibleType>(
         when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
     ) -> PrimitiveSequence<Trait, Element> {
@@ -247,6 +264,7 @@ extension PrimitiveSequence {
     }
 
     /// Deprecated spelling of the typed `retry(when:)`.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "retry(when:)")
     public func retryWhen<TriggerObservable: ObservableConvertibleType, Error: Swift.Error>(
         _ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable
@@ -255,6 +273,7 @@ extension PrimitiveSequence {
     }
 
     /// Deprecated spelling of `retry(when:)`.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "retry(when:)")
     public func retryWhen<TriggerObservable: ObservableConvertibleType>(
         _ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
@@ -276,6 +295,7 @@ extension PrimitiveSequence {
     /// source:          --(1|)
     /// debug("user"):   --(1|)     prints: subscribed, Event next(1), Event completed, isDisposed
     /// ```
+    @_alwaysEmitIntoClient
     public func debug(
         _ identifier: String? = nil, trimOutput: Bool = false,
         file: String = #file, line: UInt = #line, function: String = #function

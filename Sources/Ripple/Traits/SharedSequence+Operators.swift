@@ -17,6 +17,7 @@ extension SharedSequenceConvertibleType {
     /// source:           --1--2--3--
     /// map { $0 * 10 }:  --10-20-30-
     /// ```
+    @_alwaysEmitIntoClient
     public func map<Result>(_ transform: @escaping (Element) -> Result) -> SharedSequence<SharingStrategy, Result> {
         SharedSequence(asObservable().map(transform))
     }
@@ -27,6 +28,7 @@ extension SharedSequenceConvertibleType {
     /// source:                 --"1"--"x"--"3"--
     /// compactMap { Int($0) }: --1---------3----
     /// ```
+    @_alwaysEmitIntoClient
     public func compactMap<Result>(_ transform: @escaping (Element) -> Result?) -> SharedSequence<SharingStrategy, Result> {
         SharedSequence(asObservable().compactMap(transform))
     }
@@ -37,6 +39,7 @@ extension SharedSequenceConvertibleType {
     /// source:                  --1--2--3--4--
     /// filter { $0 % 2 == 0 }:  -----2-----4--
     /// ```
+    @_alwaysEmitIntoClient
     public func filter(_ predicate: @escaping (Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().filter(predicate))
     }
@@ -48,6 +51,7 @@ extension SharedSequenceConvertibleType {
     /// source:                   --1--2--3--
     /// scan(0, accumulator: +):  --1--3--6--
     /// ```
+    @_alwaysEmitIntoClient
     public func scan<A>(_ seed: A, accumulator: @escaping (A, Element) -> A) -> SharedSequence<SharingStrategy, A> {
         SharedSequence(asObservable().scan(seed, accumulator: accumulator))
     }
@@ -59,6 +63,7 @@ extension SharedSequenceConvertibleType {
     /// source:                            --a--b--
     /// scan(into: []) { $0.append($1) }:  --[a]-[a,b]-
     /// ```
+    @_alwaysEmitIntoClient
     public func scan<A>(into seed: A, accumulator: @escaping (inout A, Element) -> Void) -> SharedSequence<SharingStrategy, A> {
         SharedSequence(asObservable().scan(into: seed, accumulator: accumulator))
     }
@@ -89,6 +94,7 @@ extension SharedSequenceConvertibleType {
     /// ```
     ///
     /// The typical search screen: `query.flatMapLatest { api.search($0).asDriver(onErrorJustReturn: []) }`.
+    @_alwaysEmitIntoClient
     public func flatMapLatest<Sharing, Result>(
         _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
@@ -104,6 +110,7 @@ extension SharedSequenceConvertibleType {
     /// selector(3):                       --c|
     /// flatMapFirst(selector): ----a--b-----c-    (2 ignored)
     /// ```
+    @_alwaysEmitIntoClient
     public func flatMapFirst<Sharing, Result>(
         _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
@@ -118,6 +125,7 @@ extension SharedSequenceConvertibleType {
     /// selector(2):                  --c--d--|
     /// flatMap(selector): ----a--b-----c--d---
     /// ```
+    @_alwaysEmitIntoClient
     public func flatMap<Sharing, Result>(
         _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
@@ -133,6 +141,7 @@ extension SharedSequenceConvertibleType {
     /// selector(2):                 --c--d|
     /// concatMap(selector): ----a--b--c--d----
     /// ```
+    @_alwaysEmitIntoClient
     public func concatMap<Sharing, Result>(
         _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
     ) -> SharedSequence<Sharing, Result> {
@@ -150,6 +159,7 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     /// y:                       --4--
     /// switchLatest():  ----1-----4------
     /// ```
+    @_alwaysEmitIntoClient
     public func switchLatest() -> SharedSequence<Element.SharingStrategy, Element.Element> {
         SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.switchLatest())
     }
@@ -162,6 +172,7 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     /// y:                --3--4|
     /// merge():  ----1--2--3--4-
     /// ```
+    @_alwaysEmitIntoClient
     public func merge() -> SharedSequence<Element.SharingStrategy, Element.Element> {
         SharedSequence(asObservable().map { $0.asSharedSequence().asObservable() }.merge())
     }
@@ -205,6 +216,7 @@ extension SharedSequenceConvertibleType {
     /// source:                   --1--2--3--1--
     /// skip(while: { $0 < 3 }):  --------3--1--
     /// ```
+    @_alwaysEmitIntoClient
     public func skip(while predicate: @escaping (Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().skip(while: predicate))
     }
@@ -229,6 +241,7 @@ extension SharedSequenceConvertibleType {
     /// source:        --1--2--3--
     /// take(for 50):  --1--|
     /// ```
+    @_alwaysEmitIntoClient
     public func take(for duration: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().take(for: duration, scheduler: SharingStrategy.scheduler))
     }
@@ -240,6 +253,7 @@ extension SharedSequenceConvertibleType {
     /// source:                   --1--2--3--1--
     /// take(while: { $0 < 3 }):  --1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func take(while predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().take(while: predicate, behavior: behavior))
     }
@@ -251,6 +265,7 @@ extension SharedSequenceConvertibleType {
     /// source:                    --1--2--3--
     /// take(until: { $0 == 2 }):  --1--|
     /// ```
+    @_alwaysEmitIntoClient
     public func take(until predicate: @escaping (Element) -> Bool, behavior: TakeBehavior = .exclusive) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().take(until: predicate, behavior: behavior))
     }
@@ -262,6 +277,7 @@ extension SharedSequenceConvertibleType {
     /// other:              -------x------
     /// take(until: other): --1--2-|
     /// ```
+    @_alwaysEmitIntoClient
     public func take<Other: SharedSequenceConvertibleType>(until other: Other) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().take(until: other.asSharedSequence().asObservable()))
     }
@@ -274,6 +290,7 @@ extension SharedSequenceConvertibleType where Element: Equatable {
     /// source:                  --1--1--2--2--1--
     /// distinctUntilChanged():  --1-----2-----1--
     /// ```
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged() -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().distinctUntilChanged())
     }
@@ -286,6 +303,7 @@ extension SharedSequenceConvertibleType {
     /// source:                              --a1--a2--b1--
     /// distinctUntilChanged { $0.letter }:  --a1------b1--
     /// ```
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().distinctUntilChanged(keySelector))
     }
@@ -296,6 +314,7 @@ extension SharedSequenceConvertibleType {
     /// source:                                     --1--2--4--5--
     /// distinctUntilChanged { $0 / 2 == $1 / 2 }:  --1--2--4-----
     /// ```
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().distinctUntilChanged(comparer))
     }
@@ -307,6 +326,7 @@ extension SharedSequenceConvertibleType {
     /// distinctUntilChanged({ $0.letter }, comparer: caseInsensitive):
     ///                                                       --a1------b3--
     /// ```
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool
     ) -> SharedSequence<SharingStrategy, Element> {
@@ -319,6 +339,7 @@ extension SharedSequenceConvertibleType {
     /// source:                              --a1--a2--b1--
     /// distinctUntilChanged(at: \.letter):  --a1------b1--
     /// ```
+    @_alwaysEmitIntoClient
     public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().distinctUntilChanged(at: keyPath))
     }
@@ -335,6 +356,7 @@ extension SharedSequenceConvertibleType {
     /// source:        --a-b-----c--|
     /// debounce(20):  --------b----c|
     /// ```
+    @_alwaysEmitIntoClient
     public func debounce(_ dueTime: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().debounce(dueTime, scheduler: SharingStrategy.scheduler))
     }
@@ -348,6 +370,7 @@ extension SharedSequenceConvertibleType {
     /// throttle(30, latest: true):  --a--c------d--
     /// throttle(30, latest: false): --a---------d--
     /// ```
+    @_alwaysEmitIntoClient
     public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().throttle(dueTime, latest: latest, scheduler: SharingStrategy.scheduler))
     }
@@ -359,6 +382,7 @@ extension SharedSequenceConvertibleType {
     /// source:     --1--2--|
     /// delay(30):  -----1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func delay(_ dueTime: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().delay(dueTime, scheduler: SharingStrategy.scheduler))
     }
@@ -375,6 +399,7 @@ extension SharedSequence {
     /// source2:  ----2-----4
     /// merge:    --1-2---3-4
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> SharedSequence<SharingStrategy, Element>
     where Collection.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
@@ -385,6 +410,7 @@ extension SharedSequence {
     /// ```
     /// merge([a, b]):  --a1-b1--a2--
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge(_ sources: [SharedSequence<SharingStrategy, Element>]) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
@@ -394,6 +420,7 @@ extension SharedSequence {
     /// ```
     /// merge(countUp, countDown):  --u-d--u--
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge(_ sources: SharedSequence<SharingStrategy, Element>...) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
@@ -406,6 +433,7 @@ extension SharedSequence {
     /// source2:       --2--|
     /// concat:   --1----2--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> SharedSequence<SharingStrategy, Element>
     where Sequence.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.concat(sequence.lazy.map { $0.asObservable() }))
@@ -416,6 +444,7 @@ extension SharedSequence {
     /// ```
     /// concat([a, b]):  --a1--a2|--b1--|   (b starts when a completed)
     /// ```
+    @_alwaysEmitIntoClient
     public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> SharedSequence<SharingStrategy, Element>
     where Collection.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.concat(collection.map { $0.asObservable() }))
@@ -430,6 +459,7 @@ extension SharedSequenceConvertibleType {
     /// source2:  -----a--------b--
     /// zip:      -----1a-------2b-
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection, Result>(
         _ collection: Collection, resultSelector: @escaping ([Element]) -> Result
     ) -> SharedSequence<SharingStrategy, Result> where Collection.Element == SharedSequence<SharingStrategy, Element> {
@@ -443,6 +473,7 @@ extension SharedSequenceConvertibleType {
     /// source2:  -----a--------b--
     /// zip:      -----[1,a]-----[2,b]-
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
@@ -457,6 +488,7 @@ extension SharedSequenceConvertibleType {
     /// source2:        -----a-----b--
     /// combineLatest:  -----1a-2a-2b-
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<Collection: Swift.Collection, Result>(
         _ collection: Collection, resultSelector: @escaping ([Element]) -> Result
     ) -> SharedSequence<SharingStrategy, Result> where Collection.Element == SharedSequence<SharingStrategy, Element> {
@@ -471,6 +503,7 @@ extension SharedSequenceConvertibleType {
     /// source2:        -----a-----b--
     /// combineLatest:  -----[1,a]-[2,a]-[2,b]-
     /// ```
+    @_alwaysEmitIntoClient
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
@@ -489,6 +522,7 @@ extension SharedSequenceConvertibleType {
     /// ```
     ///
     /// Completes when the source completes.
+    @_alwaysEmitIntoClient
     public func withLatestFrom<SecondO: SharedSequenceConvertibleType, ResultType>(
         _ second: SecondO, resultSelector: @escaping (Element, SecondO.Element) -> ResultType
     ) -> SharedSequence<SharingStrategy, ResultType> {
@@ -503,6 +537,7 @@ extension SharedSequenceConvertibleType {
     /// second:                 -----a----b---
     /// withLatestFrom(second): --------a--b--
     /// ```
+    @_alwaysEmitIntoClient
     public func withLatestFrom<SecondO: SharedSequenceConvertibleType>(_ second: SecondO) -> SharedSequence<SharingStrategy, SecondO.Element> {
         SharedSequence(asObservable().withLatestFrom(second.asSharedSequence()))
     }
@@ -521,6 +556,7 @@ extension SharedSequenceConvertibleType {
     /// source:            --1--2--
     /// do(onNext: log):   --1--2--      (log sees 1, 2)
     /// ```
+    @_alwaysEmitIntoClient
     public func `do`(
         onNext: ((Element) -> Void)? = nil,
         afterNext: ((Element) -> Void)? = nil,
@@ -544,6 +580,7 @@ extension SharedSequenceConvertibleType {
     /// source:   --1--
     /// debug():  --1--    prints "subscribed", "Event next(1)", ...
     /// ```
+    @_alwaysEmitIntoClient
     public func debug(
         _ identifier: String? = nil, trimOutput: Bool = false,
         file: String = #file, line: UInt = #line, function: String = #function
@@ -559,6 +596,7 @@ extension SharedSequenceConvertibleType {
     /// source:                --1--2--
     /// withUnretained(owner): --(owner,1)--(owner,2)--
     /// ```
+    @_alwaysEmitIntoClient
     public func withUnretained<Object: AnyObject, Out>(
         _ obj: Object, resultSelector: @escaping (Object, Element) -> Out
     ) -> SharedSequence<SharingStrategy, Out> {
@@ -572,6 +610,7 @@ extension SharedSequenceConvertibleType {
     /// source:                 --1--2-----3--
     /// withUnretained(owner):  --(o,1)--(o,2)--|   (owner gone before 3)
     /// ```
+    @_alwaysEmitIntoClient
     public func withUnretained<Object: AnyObject>(_ obj: Object) -> SharedSequence<SharingStrategy, (Object, Element)> {
         SharedSequence(asObservable().withUnretained(obj))
     }

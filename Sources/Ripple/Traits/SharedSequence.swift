@@ -30,6 +30,7 @@ extension SharedSequenceConvertibleType {
     /// ``asSharedSequence()`` gets `asObservable()` from it, as in RxCocoa.
     // Disfavoured for the reason given on `ObservableType.asObservable()`:
     // `SharedSequence` declares its own.
+    @_alwaysEmitIntoClient
     @_disfavoredOverload
     public func asObservable() -> Observable<Element> {
         asSharedSequence().asObservable()
@@ -123,6 +124,7 @@ extension SharedSequence {
     /// ```
     /// deferred { .just(now()) }:  (t|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func deferred(_ observableFactory: @escaping () -> SharedSequence<SharingStrategy, Element>) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.deferred { observableFactory().asObservable() })
     }
@@ -133,6 +135,7 @@ extension SharedSequence {
     /// ```
     /// of(1, 2, 3):  (123|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func of(_ elements: Element...) -> SharedSequence<SharingStrategy, Element> {
         from(elements)
     }
@@ -175,6 +178,7 @@ extension SharedSequence where Element: RxAbstractInteger {
     /// ```
     /// interval(10):  ---------0---------1---------2--...
     /// ```
+    @_alwaysEmitIntoClient
     public static func interval(_ period: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler))
     }
@@ -186,6 +190,7 @@ extension SharedSequence where Element: RxAbstractInteger {
     /// ```
     /// timer(5, period: 10):  ----0---------1---------2--...
     /// ```
+    @_alwaysEmitIntoClient
     public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
     }
@@ -203,6 +208,7 @@ extension ObservableConvertibleType {
     /// ```
     ///
     /// Events are delivered on `S.scheduler`; the result is shared with `S.share`.
+    @_alwaysEmitIntoClient
     public func asSharedSequence<S: SharingStrategyProtocol>(
         sharingStrategy: S.Type = S.self, onErrorJustReturn: Element
     ) -> SharedSequence<S, Element> {
@@ -217,6 +223,7 @@ extension ObservableConvertibleType {
     /// fallback:                                                -9-|
     /// asSharedSequence(onErrorDriveWith: fallback):    --1--2---9-|
     /// ```
+    @_alwaysEmitIntoClient
     public func asSharedSequence<S: SharingStrategyProtocol>(
         sharingStrategy: S.Type = S.self, onErrorDriveWith: SharedSequence<S, Element>
     ) -> SharedSequence<S, Element> {
@@ -231,6 +238,7 @@ extension ObservableConvertibleType {
     /// source:                                                 --1--2--#
     /// asSharedSequence(onErrorRecover: { _ in .just(0) }):    --1--2--(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func asSharedSequence<S: SharingStrategyProtocol>(
         sharingStrategy: S.Type = S.self, onErrorRecover: @escaping (_ error: Swift.Error) -> SharedSequence<S, Element>
     ) -> SharedSequence<S, Element> {
@@ -246,6 +254,7 @@ extension SharedSequenceConvertibleType {
     /// driver:          --1--2--
     /// asInfallible():  --1--2--
     /// ```
+    @_alwaysEmitIntoClient
     public func asInfallible() -> Infallible<Element> {
         Infallible(asSharedSequence().asObservable())
     }

@@ -32,6 +32,7 @@ public enum SharingScheduler {
     /// it creates, then restores the previous one (also when `action` throws).
     ///
     /// - Returns: What `action` returns.
+    @_alwaysEmitIntoClient
     @discardableResult
     public static func mock<Result>(scheduler: SchedulerType, action: () throws -> Result) rethrows -> Result {
         try mock(makeScheduler: { scheduler }, action: action)

@@ -9,6 +9,7 @@ public struct SignalSharingStrategy: SharingStrategyProtocol {
     }
 
     /// `source.share(scope: .whileConnected)`.
+    @_alwaysEmitIntoClient
     public static func share<Element>(_ source: Observable<Element>) -> Observable<Element> {
         source.share(scope: .whileConnected)
     }
@@ -33,6 +34,7 @@ public typealias Signal<Element> = SharedSequence<SignalSharingStrategy, Element
 
 extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingStrategy {
     /// The sequence as a ``Signal``.
+    @_alwaysEmitIntoClient
     public func asSignal() -> Signal<Element> {
         asSharedSequence()
     }
@@ -49,6 +51,7 @@ extension ObservableConvertibleType {
     /// source:                          --1--2--#
     /// asSignal(onErrorJustReturn: 0):  --1--2--(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func asSignal(onErrorJustReturn: Element) -> Signal<Element> {
         asSharedSequence(sharingStrategy: SignalSharingStrategy.self, onErrorJustReturn: onErrorJustReturn)
     }
@@ -61,6 +64,7 @@ extension ObservableConvertibleType {
     /// fallback:                                      -9-|
     /// asSignal(onErrorSignalWith: fallback): --1--2---9-|
     /// ```
+    @_alwaysEmitIntoClient
     public func asSignal(onErrorSignalWith: Signal<Element>) -> Signal<Element> {
         asSharedSequence(sharingStrategy: SignalSharingStrategy.self, onErrorDriveWith: onErrorSignalWith)
     }
@@ -72,6 +76,7 @@ extension ObservableConvertibleType {
     /// source:                                       --1--2--#
     /// asSignal(onErrorRecover: { _ in .just(0) }):  --1--2--(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func asSignal(onErrorRecover: @escaping (_ error: Swift.Error) -> Signal<Element>) -> Signal<Element> {
         asSharedSequence(sharingStrategy: SignalSharingStrategy.self, onErrorRecover: onErrorRecover)
     }
@@ -85,6 +90,7 @@ extension InfallibleType {
     /// source:      --1--2--|
     /// asSignal():  --1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func asSignal() -> Signal<Element> {
         Signal(asObservable().observe(on: SignalSharingStrategy.scheduler))
     }
@@ -98,6 +104,7 @@ extension PublishRelay {
     /// accept:      --1--2--
     /// asSignal():  --1--2--
     /// ```
+    @_alwaysEmitIntoClient
     public func asSignal() -> Signal<Element> {
         Signal(asObservable().observe(on: SignalSharingStrategy.scheduler))
     }
@@ -112,6 +119,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// driver:      --1--2--
     /// asSignal():  --1--2--
     /// ```
+    @_alwaysEmitIntoClient
     public func asSignal() -> Signal<Element> {
         Signal(asSharedSequence().asObservable())
     }

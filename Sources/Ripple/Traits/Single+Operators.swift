@@ -83,6 +83,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// selector(1) (cold):        ---(a|)
     /// flatMap(selector):       -----(a|)
     /// ```
+    @_alwaysEmitIntoClient
     public func flatMap<Result>(_ selector: @escaping (Element) throws -> Single<Result>) -> Single<Result> {
         Single(raw: primitiveSequence.source.flatMap { try selector($0).source })
     }
@@ -98,6 +99,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// selector(1) (cold):           ---|
     /// flatMapMaybe(selector):     -----|
     /// ```
+    @_alwaysEmitIntoClient
     public func flatMapMaybe<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
         Maybe(raw: primitiveSequence.source.flatMap { try selector($0).source })
     }
@@ -112,6 +114,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// selector(1) (cold):                ---|
     /// flatMapCompletable(selector):    -----|
     /// ```
+    @_alwaysEmitIntoClient
     public func flatMapCompletable(_ selector: @escaping (Element) throws -> Completable) -> Completable {
         Completable(raw: primitiveSequence.source.flatMap { try selector($0).source })
     }
@@ -124,11 +127,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// source:               --#
     /// catchAndReturn(0):    --(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func catchAndReturn(_ element: Element) -> Single<Element> {
         Single(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
     /// Deprecated spelling of ``catchAndReturn(_:)->Single<Self.Element>``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
     public func catchErrorJustReturn(_ element: Element) -> Single<Element> {
         catchAndReturn(element)
@@ -151,6 +156,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// b:     -----(2|)
     /// zip:   -----(3|)     resultSelector: { $0.reduce(0, +) }
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection, Result>(
         _ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result
     ) -> Single<Result> where Collection.Element == Single<Element> {
@@ -171,6 +177,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// b:     -----(2|)
     /// zip:   -----([1, 2]|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection
     ) -> Single<[Element]> where Collection.Element == Single<Element> {

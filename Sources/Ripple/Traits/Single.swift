@@ -12,6 +12,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// }
     /// // --(42|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable) -> Single<Element> {
         let source = Observable<Element>.create { observer in
             subscribe { event in
@@ -205,31 +206,37 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```
     /// just(1):  (1|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element) -> Single<Element> {
         Single(raw: Observable.just(element))
     }
 
     /// A `Single` that succeeds with `element`, delivered on `scheduler`.
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Single<Element> {
         Single(raw: Observable.just(element, scheduler: scheduler))
     }
 
     /// A `Single` that fails with `error`.
+    @_alwaysEmitIntoClient
     public static func error(_ error: Swift.Error) -> Single<Element> {
         Single(raw: Observable.error(error))
     }
 
     /// A `Single` that never reports an outcome.
+    @_alwaysEmitIntoClient
     public static func never() -> Single<Element> {
         Single(raw: Observable.never())
     }
 
     /// The `Single` as a ``Maybe``.
+    @_alwaysEmitIntoClient
     public func asMaybe() -> Maybe<Element> {
         Maybe(raw: primitiveSequence.asObservable())
     }
 
     /// The `Single` as a ``Completable``: its element is dropped.
+    @_alwaysEmitIntoClient
     public func asCompletable() -> Completable {
         Completable(raw: primitiveSequence.asObservable().ignoreElements())
     }

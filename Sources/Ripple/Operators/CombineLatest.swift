@@ -51,7 +51,7 @@ extension ObservableType {
 /// values; a result selector, which is user code, is applied by a `map`
 /// downstream of the sink: serialized, in order, and outside any lock.
 ///
-/// The factories (and the public entry points) are `@inlinable`, so the sink is
+/// The factories (and the public entry points) are `@_alwaysEmitIntoClient`, so the sink is
 /// specialised for the caller's element types: unspecialised, every event paid
 /// for run-time lookups of the tuple and optional type metadata.
 @usableFromInline

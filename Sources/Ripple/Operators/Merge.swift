@@ -338,7 +338,8 @@ struct MergeState<Element> {
 /// sources) frees its slot, and the loop picks the next one instead of recursing,
 /// so `concatMap` over many synchronous sequences uses constant stack.
 ///
-/// Everything is `@inlinable`: the operators build the sink where they are
+/// Everything is visible to callers (`@_alwaysEmitIntoClient` functions,
+/// `@inlinable` initialisers): the operators build the sink where they are
 /// applied, so it is specialised for the caller's element types.
 @usableFromInline
 final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Element>, Element>, @unchecked Sendable {

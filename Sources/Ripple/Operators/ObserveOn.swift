@@ -79,7 +79,8 @@ func observeOnBatchesEvents(on scheduler: ImmediateSchedulerType) -> Bool {
 ///   round trips on the producer's side plus one per batch on the consumer's,
 ///   and no allocation once both buffers have grown.
 ///
-/// `@inlinable` (specialised where `observe(on:)` is applied: unspecialised, each
+/// Visible to callers (`@_alwaysEmitIntoClient` methods, `@inlinable`
+/// initialisers; specialised where `observe(on:)` is applied: unspecialised, each
 /// event paid for run-time generic metadata lookups).
 @usableFromInline
 final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {

@@ -47,7 +47,8 @@ struct SwitchState<Element> {
 /// time; events of superseded inner subscriptions are recognised by their
 /// identifier and dropped.
 ///
-/// `@inlinable`, so that it is specialised where the operator is applied.
+/// Visible to callers (`@_alwaysEmitIntoClient` methods, `@inlinable`
+/// initialisers), so that it is specialised where the operator is applied.
 @usableFromInline
 final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Element>, Element>, @unchecked Sendable {
     @usableFromInline let selector: (SourceElement) throws -> Observable<Element>

@@ -45,7 +45,8 @@ extension ObservableType {
 /// selector, which is user code, is applied by a `map` downstream of the sink:
 /// serialized, in order, and outside any lock.
 ///
-/// `@inlinable` down to the sink, so that it is specialised where the operator is
+/// Visible to callers down to the sink (`@_alwaysEmitIntoClient` methods,
+/// `@inlinable` initialisers), so that it is specialised where the operator is
 /// applied (unspecialised generic code looks up type metadata at run time on
 /// every event).
 @usableFromInline

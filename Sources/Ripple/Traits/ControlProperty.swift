@@ -76,6 +76,7 @@ public struct ControlProperty<PropertyType>: ControlPropertyType, @unchecked Sen
     /// values:   a--b--c--
     /// changed:  ---b--c--
     /// ```
+    @_alwaysEmitIntoClient
     public var changed: ControlEvent<PropertyType> {
         ControlEvent(events: values.skip(1))
     }
@@ -114,6 +115,7 @@ extension ControlPropertyType where Element == String? {
     /// values:   "a"--nil--"b"--
     /// orEmpty:  "a"--""---"b"--
     /// ```
+    @_alwaysEmitIntoClient
     public var orEmpty: ControlProperty<String> {
         let original = asControlProperty()
         let values: Observable<String> = original.values.map { $0 ?? "" }

@@ -44,6 +44,7 @@ enum GraphRole {
 /// observable (a subject, `share`) with all its subscribers, or a subscriber.
 /// Its structure (`edgeCount`) changes under ``SubscriptionRecorder``'s lock;
 /// its counters are atomics, updated by events without any lock.
+@usableFromInline
 final class GraphNode: @unchecked Sendable {
     enum Role { case operation, shared, subscriber }
 
@@ -178,12 +179,14 @@ enum SubscriptionRecorder {
     }
 
     /// The node this thread subscribes or delivers for, if any.
+    @usableFromInline
     static var currentNode: GraphNode? {
         guard let raw = Trampoline.current.pointee.graphContext else { return nil }
         return Unmanaged<GraphNode>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Runs `body` with `node` as this thread's current node.
+    @usableFromInline
     static func with<Result>(current node: GraphNode?, _ body: () -> Result) -> Result {
         let state = Trampoline.current
         let saved = state.pointee.graphContext

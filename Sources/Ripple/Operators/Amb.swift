@@ -10,6 +10,7 @@ extension ObservableType {
     /// right:  ---a----b----c--|
     /// amb:    ---a----b----c--|      (right was first; self is disposed)
     /// ```
+    @_alwaysEmitIntoClient
     public func amb<O2: ObservableType>(_ right: O2) -> Observable<Element> where O2.Element == Element {
         AmbFactory.make([asObservable(), right.asObservable()], site: SiteLiteral("amb"))
     }
@@ -28,13 +29,16 @@ extension ObservableType {
     /// c:    ------------5--|
     /// amb:  ---x----y--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
         AmbFactory.make(Array(sequence), site: SiteLiteral("amb"))
     }
 }
 
+@usableFromInline
 enum AmbFactory {
+    @usableFromInline
     static func make<Element>(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
         if sources.isEmpty {
             return .never()

@@ -15,6 +15,7 @@ extension ObservableType {
     ///
     /// a = [1, 2] (count reached), b = [3] (time), c = [4] (completion)
     /// ```
+    @_alwaysEmitIntoClient
     public func buffer(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
         guard count > 0 else {
             return .error(RxError.argumentOutOfRange("buffer(timeSpan:count:scheduler:)", "count", count, minimum: 1))
@@ -29,17 +30,20 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 struct BufferState<Element> {
     var buffer: [Element] = []
     var windowID = 0
 }
 
+@usableFromInline
 final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]>, @unchecked Sendable {
     private let timeSpan: RxTimeInterval
     private let count: Int
     private let scheduler: SchedulerType
     private let timer = SerialDisposable()
 
+    @usableFromInline
     init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: AnyObserver<[Element]>) {
         self.timeSpan = timeSpan
         self.count = count
@@ -47,6 +51,7 @@ final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]
         super.init(state: BufferState(), observer: observer)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -80,6 +85,7 @@ final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]
         return state.windowID
     }
 
+    @usableFromInline
     func startTimer(windowID: Int) {
         timer.disposable = scheduler.scheduleRelative(windowID, dueTime: timeSpan) { [self] windowID in
             let newWindow = update { state, outbox -> Int? in

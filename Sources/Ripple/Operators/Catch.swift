@@ -55,6 +55,7 @@ extension ObservableType {
     /// second:                                  --2--|
     /// catch(sequence: [first, second]):   --1----2--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {
         Producer(site: SiteLiteral("catch")) { observer in
@@ -205,6 +206,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
 /// this operator) is retried from the current thread's trampoline, once the
 /// subscriber holds this subscription: so that it can still dispose it, for
 /// example with `take(1)` downstream of a source that always fails at once.
+@usableFromInline
 class CatchSequenceSink<Element>: Sink<Element>, @unchecked Sendable {
     private struct Gate {
         var isRunning = false
@@ -219,6 +221,7 @@ class CatchSequenceSink<Element>: Sink<Element>, @unchecked Sendable {
     /// The current attempt.
     let current = SerialDisposable()
 
+    @usableFromInline
     init(nextSource: @escaping () -> Observable<Element>?, observer: AnyObserver<Element>) {
         self.nextSource = nextSource
         super.init(observer: observer)
@@ -226,6 +229,7 @@ class CatchSequenceSink<Element>: Sink<Element>, @unchecked Sendable {
 
     /// Subscribes to the first source. Called from the operator's subscription,
     /// where the current thread's trampoline is running.
+    @usableFromInline
     func start() {
         gate.withLock { $0.isRunning = true }
         step()

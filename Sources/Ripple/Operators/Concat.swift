@@ -112,9 +112,11 @@ extension ObservableType where Element: ObservableConvertibleType {
 /// When the next sequence is itself a `ConcatObservable` (as in
 /// `a.concat(b).concat(c)`), its sources are pushed on the stack instead of being
 /// subscribed, so long chains neither nest subscriptions nor recurse.
+@usableFromInline
 final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable {
     let pushSources: (inout [ConcatPending<Element>]) -> Void
 
+    @usableFromInline
     init(site: SiteLiteral, pushSources: @escaping (inout [ConcatPending<Element>]) -> Void) {
         self.pushSources = pushSources
         super.init(site: site)
@@ -131,6 +133,7 @@ final class ConcatObservable<Element>: Observable<Element>, @unchecked Sendable 
 
 /// An entry of a concat subscription's stack: a sequence still to run, or a lazily
 /// iterated sequence of them (kept on the stack until its iterator is exhausted).
+@usableFromInline
 enum ConcatPending<Element> {
     case source(Observable<Element>)
     case iterator(AnyIterator<Observable<Element>>)

@@ -48,6 +48,7 @@ extension ObservableType {
     /// Creates a resource for each subscriber, builds the sequence from it, and
     /// disposes the resource when the subscription ends (by termination or
     /// disposal). An error thrown by either factory is sent to the subscriber.
+    @_alwaysEmitIntoClient
     public static func using<Resource: Disposable>(
         _ resourceFactory: @escaping () throws -> Resource,
         observableFactory: @escaping (Resource) throws -> Observable<Element>
@@ -73,9 +74,11 @@ extension ObservableType {
 }
 
 /// Disposes the resource of `using` when the subscription ends.
+@usableFromInline
 final class UsingSink<Element>: Sink<Element>, @unchecked Sendable {
     private let resource: Disposable
 
+    @usableFromInline
     init(observer: AnyObserver<Element>, resource: Disposable) {
         self.resource = resource
         super.init(observer: observer)

@@ -32,6 +32,7 @@ extension ObservableType {
     /// set ``DebugOutput/showsSubscriptionID`` to print it (`search #3 -> ...`).
     /// Output goes to ``DebugOutput/entryHandler`` if set, else as lines to
     /// ``DebugOutput/sink`` (standard output by default).
+    @_alwaysEmitIntoClient
     public func debug(
         _ identifier: String? = nil, trimOutput: Bool = false,
         file: String = #file, line: UInt = #line, function: String = #function
@@ -51,11 +52,13 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class DebugSink<Element>: Sink<Element>, @unchecked Sendable {
     private let identifier: String
     private let subscription: UInt64
     private let trimOutput: Bool
 
+    @usableFromInline
     init(identifier: String, subscription: UInt64, trimOutput: Bool, observer: AnyObserver<Element>) {
         self.identifier = identifier
         self.subscription = subscription
@@ -63,6 +66,7 @@ final class DebugSink<Element>: Sink<Element>, @unchecked Sendable {
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         if !isDisposed {
             let maxLength = 40
@@ -141,6 +145,7 @@ public enum DebugOutput {
 
         /// The line `debug` prints: `2026-11-22 10:00:00.301: search -> Event next(a)`,
         /// with `search #3` instead of `search` when `showsSubscriptionID` is `true`.
+        @_alwaysEmitIntoClient
         public func line(showsSubscriptionID: Bool) -> String {
             let who = showsSubscriptionID ? "\(identifier) #\(subscription)" : identifier
             return "\(DebugOutput.timestamp(date)): \(who) -> \(message)"
@@ -184,10 +189,12 @@ public enum DebugOutput {
         set { configuration.withLock { $0.showsSubscriptionID = newValue } }
     }
 
+    @usableFromInline
     static func nextSubscriptionID() -> UInt64 {
         AtomicCell.add(&subscriptionIDs, 1, ordering: .relaxed).newValue
     }
 
+    @usableFromInline
     static func emit(identifier: String, subscription: UInt64, kind: Entry.Kind) {
         let entry = Entry(date: Date(), identifier: identifier, subscription: subscription, kind: kind)
         let configuration = configuration.withLock { $0 }
@@ -199,6 +206,7 @@ public enum DebugOutput {
     }
 
     /// `yyyy-MM-dd HH:mm:ss.SSS` in local time, as RxSwift prints it.
+    @usableFromInline
     static func timestamp(_ date: Date) -> String {
         // Whole milliseconds first, so that 0.123 (stored as 0.12299...) prints as 123.
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)

@@ -14,6 +14,7 @@ extension ObservableType {
     /// source:               --1--2-#
     /// delay(3, scheduler):  -----1-#
     /// ```
+    @_alwaysEmitIntoClient
     public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("delay")) { observer in
@@ -24,6 +25,7 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     private struct State {
         /// Received events with their arrival time, waiting for their turn.
@@ -47,12 +49,14 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     private let state = LockedState(State())
     private let drain = SerialDisposable()
 
+    @usableFromInline
     init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: AnyObserver<Element>) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .error(let error):

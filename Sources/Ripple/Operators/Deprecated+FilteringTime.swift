@@ -102,24 +102,28 @@ extension ObservableType {
 // RxSwift 4's `Foundation.TimeInterval` (seconds) overloads.
 extension ObservableType {
     /// Deprecated: pass an `RxTimeInterval` to ``delay(_:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func delay(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delay(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``delaySubscription(_:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func delaySubscription(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delaySubscription(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func timeout(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         timeout(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:other:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func timeout<Source: ObservableConvertibleType>(
         _ dueTime: Foundation.TimeInterval, other: Source, scheduler: SchedulerType
@@ -128,36 +132,42 @@ extension ObservableType {
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``skip(_:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func skip(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         skip(.rippleSeconds(duration), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``take(for:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func take(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         take(for: .rippleSeconds(duration), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``debounce(_:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func debounce(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         debounce(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``throttle(_:latest:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func throttle(_ dueTime: Foundation.TimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
         throttle(.rippleSeconds(dueTime), latest: latest, scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``buffer(timeSpan:count:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func buffer(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
         buffer(timeSpan: .rippleSeconds(timeSpan), count: count, scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``window(timeSpan:count:scheduler:)``.
+    @_alwaysEmitIntoClient
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
     public func window(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         window(timeSpan: .rippleSeconds(timeSpan), count: count, scheduler: scheduler)
@@ -167,6 +177,7 @@ extension ObservableType {
 extension DispatchTimeInterval {
     /// `seconds` as a nanosecond interval; not-a-number or out-of-range values
     /// become `.never`, negative ones zero.
+    @usableFromInline
     static func rippleSeconds(_ seconds: Foundation.TimeInterval) -> DispatchTimeInterval {
         let nanoseconds = (seconds * 1_000_000_000).rounded()
         guard nanoseconds.isFinite, nanoseconds < Double(Int.max) else { return .never }

@@ -49,6 +49,7 @@ extension ObservableType {
     /// A (key 1):                         1-----3-----|
     /// B (key 0):                            2-----4--|
     /// ```
+    @_alwaysEmitIntoClient
     public func groupBy<Key: Hashable>(keySelector: @escaping (Element) throws -> Key) -> Observable<GroupedObservable<Key, Element>> {
         let source = asObservable()
         return Producer(site: SiteLiteral("groupBy")) { observer in
@@ -59,6 +60,7 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class GroupBySink<Key: Hashable, Element>: Sink<GroupedObservable<Key, Element>>, @unchecked Sendable {
     private let keySelector: (Element) throws -> Key
     private let sourceSubscription = SingleAssignmentDisposable()
@@ -67,12 +69,14 @@ final class GroupBySink<Key: Hashable, Element>: Sink<GroupedObservable<Key, Ele
     private var groups: [Key: PublishSubject<Element>] = [:]
     private var isStopped = false
 
+    @usableFromInline
     init(keySelector: @escaping (Element) throws -> Key, observer: AnyObserver<GroupedObservable<Key, Element>>) {
         self.keySelector = keySelector
         refCount = RefCountDisposable(disposable: sourceSubscription)
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func run(_ source: Observable<Element>) {
         // Disposing this sink releases only the primary reference: the source
         // stays subscribed while groups are.

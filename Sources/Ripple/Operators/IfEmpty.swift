@@ -8,6 +8,7 @@ extension ObservableType {
     /// source:               --1--2--|      -----|
     /// ifEmpty(default: 0):  --1--2--|      -----(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func ifEmpty(default: Element) -> Observable<Element> {
         let source = asObservable()
         let defaultElement = `default`
@@ -29,6 +30,7 @@ extension ObservableType {
     /// other:                             --7--8--|
     /// ifEmpty(switchTo: other):     -------7--8--|
     /// ```
+    @_alwaysEmitIntoClient
     public func ifEmpty(switchTo other: Observable<Element>) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("ifEmpty")) { observer in
@@ -39,16 +41,19 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class DefaultIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
     private let defaultElement: Element
     /// Only touched by serialized upstream events.
     private var isEmpty = true
 
+    @usableFromInline
     init(defaultElement: Element, observer: AnyObserver<Element>) {
         self.defaultElement = defaultElement
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -65,17 +70,20 @@ final class DefaultIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
     }
 }
 
+@usableFromInline
 final class SwitchIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
     private let other: Observable<Element>
     private let otherSubscription = SingleAssignmentDisposable()
     /// Only touched by serialized upstream events.
     private var isEmpty = true
 
+    @usableFromInline
     init(other: Observable<Element>, observer: AnyObserver<Element>) {
         self.other = other
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

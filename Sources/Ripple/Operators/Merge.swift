@@ -68,6 +68,7 @@ extension ObservableType {
     /// b:         ----2--------4--|
     /// merge:     --1-2---3----4--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Observable<Element>
     where Collection.Element == Observable<Element> {
         mergeSources(Array(sources), site: SiteLiteral("merge"))
@@ -84,6 +85,7 @@ extension ObservableType {
     /// b:         ----2--------4--|
     /// merge:     --1-2---3----4--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
         mergeSources(sources, site: SiteLiteral("merge"))
     }
@@ -99,10 +101,12 @@ extension ObservableType {
     /// b:         ----2--------4--|
     /// merge:     --1-2---3----4--|
     /// ```
+    @_alwaysEmitIntoClient
     public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
         mergeSources(sources, site: SiteLiteral("merge"))
     }
 
+    @usableFromInline
     static func mergeSources(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
         Producer(site: site) { observer in
             let sink = MergeSink<Element, Element>(mode: .all, selector: { .just($0) }, observer: observer)

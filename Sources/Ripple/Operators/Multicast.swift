@@ -19,6 +19,7 @@ extension ObservableType {
     /// - Parameters:
     ///   - subject: The subject that broadcasts the source's events.
     /// - Returns: A connectable sequence; nothing reaches `subject` before `connect()`.
+    @_alwaysEmitIntoClient
     public func multicast<Subject: SubjectType>(_ subject: Subject) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
         ConnectableObservableAdapter(site: SiteLiteral("multicast"), source: asObservable(), makeSubject: { subject })
@@ -41,6 +42,7 @@ extension ObservableType {
     ///
     /// - Parameters:
     ///   - makeSubject: Creates the subject for a connection.
+    @_alwaysEmitIntoClient
     public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject) -> ConnectableObservable<Subject.Element>
         where Subject.Observer.Element == Element {
         ConnectableObservableAdapter(site: SiteLiteral("multicast"), source: asObservable(), makeSubject: makeSubject)
@@ -59,6 +61,7 @@ extension ObservableType {
     /// selector:  { s in Observable.merge(s, s.map { $0 * 10 }) }
     /// result:    --1,10--2,20--|      (one subscription to the source)
     /// ```
+    @_alwaysEmitIntoClient
     public func multicast<Subject: SubjectType, Result>(
         _ subjectSelector: @escaping () throws -> Subject,
         selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>
@@ -117,6 +120,7 @@ extension ObservableType {
     /// connect():   ^
     /// late one:             (23)-4--|     (subscribed after 3: gets 2 and 3 at once)
     /// ```
+    @_alwaysEmitIntoClient
     public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
         guard bufferSize >= 0 else {
             return FailingConnectableObservable(error: RxError.argumentOutOfRange("replay(_:)", "bufferSize", bufferSize, minimum: 0))
@@ -150,8 +154,10 @@ extension ObservableType {
 ///
 /// Locking: the state is only read and written under `state`'s lock; the subject
 /// factory, subscriptions, the source subscription and disposals all run outside it.
+@usableFromInline
 final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetaching<Subject.Element>,
     @unchecked Sendable {
+    @usableFromInline
     typealias SourceElement = Subject.Observer.Element
 
     struct State {
@@ -173,6 +179,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetach
     let makeSubject: () -> Subject
     let state = LockedState(State())
 
+    @usableFromInline
     init(site: SiteLiteral, source: Observable<SourceElement>, makeSubject: @escaping () -> Subject) {
         self.source = source
         self.makeSubject = makeSubject
@@ -210,6 +217,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetach
         return (subject.asObservable().subscribe(sink: observer), id)
     }
 
+    @usableFromInline
     override func connect() -> Disposable {
         while true {
             if let connection = state.withLock({ $0.connection }) {
@@ -310,7 +318,9 @@ final class MulticastConnection<Subject: SubjectType>: Cancelable, @unchecked Se
 
 /// The sink of the selector form of `multicast`: forwards the selector's sequence
 /// and owns the connection.
+@usableFromInline
 final class MulticastSelectorSink<Element>: Sink<Element>, @unchecked Sendable {
+    @usableFromInline
     let connection = SingleAssignmentDisposable()
 
     override func disposeResources() {
@@ -319,9 +329,11 @@ final class MulticastSelectorSink<Element>: Sink<Element>, @unchecked Sendable {
 }
 
 /// What `replay(_:)` returns for a negative buffer size: every subscriber fails.
+@usableFromInline
 final class FailingConnectableObservable<Element>: ConnectableObservable<Element>, @unchecked Sendable {
     let error: Swift.Error
 
+    @usableFromInline
     init(error: Swift.Error) {
         self.error = error
         super.init()

@@ -32,6 +32,7 @@ extension ConnectableObservableType {
     /// whichever thread finishes the disconnection.
     ///
     /// ``ObservableType/share(replay:scope:)`` does the same in one operator.
+    @_alwaysEmitIntoClient
     public func refCount() -> Observable<Element> {
         RefCountObservable(site: SiteLiteral("refCount"), source: self)
     }
@@ -67,6 +68,7 @@ extension ConnectableObservableType {
 /// connects; a subscriber of an older or ended generation receives that
 /// generation's terminal event and is not counted. So every subscriber belongs to
 /// exactly one connection (``State/count(joined:)``).
+@usableFromInline
 final class RefCountObservable<Source: ConnectableObservableType>: Observable<Source.Element>, @unchecked Sendable {
     typealias Element = Source.Element
 
@@ -168,6 +170,7 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
     let detaching: ConnectionDetaching<Element>?
     let state = LockedState(State())
 
+    @usableFromInline
     init(site: SiteLiteral, source: Source) {
         self.source = source
         self.observable = source.asObservable()
@@ -295,6 +298,7 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
 /// parameterized protocol type (`any ConnectionDetaching<Element>`) needs
 /// macOS 13 / iOS 16 at run time. It declares no initialiser, so it inherits
 /// `ConnectableObservable`'s.
+@usableFromInline
 class ConnectionDetaching<Element>: ConnectableObservable<Element>, @unchecked Sendable {
     /// Subscribes `observer` to the current connection's subject and returns the
     /// subscription and that subject's ID. IDs increase: a larger one is a later

@@ -8,6 +8,7 @@ extension ObservableType {
     /// source (cold):  --1--#
     /// retry():        --1----1----1--...
     /// ```
+    @_alwaysEmitIntoClient
     public func retry() -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("retry")) { observer in
@@ -29,6 +30,7 @@ extension ObservableType {
     /// source (cold):  --1--#
     /// retry(2):       --1----1--#
     /// ```
+    @_alwaysEmitIntoClient
     public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
         guard maxAttemptCount >= 0 else {
             return .error(RxError.argumentOutOfRange("retry(_:)", "maxAttemptCount", maxAttemptCount, minimum: 0))
@@ -62,6 +64,7 @@ extension ObservableType {
     ///
     /// (the first error retries 2 later; the second finds the handler completed)
     /// ```
+    @_alwaysEmitIntoClient
     public func retry<TriggerObservable: ObservableConvertibleType, Failure: Swift.Error>(
         when notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable
     ) -> Observable<Element> {
@@ -79,6 +82,7 @@ extension ObservableType {
     /// source (cold):                 --1--#
     /// retry(when: { $0.take(1) }):   --1----1--|
     /// ```
+    @_alwaysEmitIntoClient
     public func retry<TriggerObservable: ObservableConvertibleType>(
         when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
     ) -> Observable<Element> {
@@ -93,8 +97,10 @@ extension ObservableType {
 
 /// `retry(when:)`: errors go to the handler's input; the handler's output
 /// decides what happens next.
+@usableFromInline
 final class RetryWhenSink<Element, Trigger, Failure: Swift.Error>: CatchSequenceSink<Element>, @unchecked Sendable {
     /// The handler's input.
+    @usableFromInline
     let errors = PublishSubject<Failure>()
     /// The handler's output, shared by the waits for a decision.
     private let notifier = PublishSubject<Trigger>()
@@ -104,10 +110,12 @@ final class RetryWhenSink<Element, Trigger, Failure: Swift.Error>: CatchSequence
     /// Identifies the failure whose decision is awaited (`nil`: not waiting).
     private let waitingFor = LockedState<(next: UInt64, current: UInt64?)>((0, nil))
 
+    @usableFromInline
     init(source: Observable<Element>, observer: AnyObserver<Element>) {
         super.init(nextSource: { source }, observer: observer)
     }
 
+    @usableFromInline
     func start(trigger: Observable<Trigger>) {
         let notifier = self.notifier
         let subscription = trigger.subscribe(sink: AnyObserver { notifier.on($0) })

@@ -13,6 +13,7 @@ extension ObservableType {
     /// sample(sampler):                    ------2-----3------|
     /// sample(sampler, defaultValue: 0):   ------2--0--3--0---(0|)
     /// ```
+    @_alwaysEmitIntoClient
     public func sample<Source: ObservableConvertibleType>(_ sampler: Source, defaultValue: Element? = nil) -> Observable<Element> {
         let source = asObservable()
         let sampler = sampler.asObservable()
@@ -50,14 +51,20 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 struct SampleState<Element> {
+    @usableFromInline
     var latest: Element?
+    @usableFromInline
     var sourceCompleted = false
 }
 
+@usableFromInline
 final class SampleSink<Element>: SerializingSink<SampleState<Element>, Element>, @unchecked Sendable {
+    @usableFromInline
     let sampler = SingleAssignmentDisposable()
 
+    @usableFromInline
     init(observer: AnyObserver<Element>) {
         super.init(state: SampleState(), observer: observer)
     }

@@ -22,6 +22,7 @@ extension ObservableType {
     /// source:                           --1--2--3--|
     /// single { $0.isMultiple(of: 2) }:  -----2-----|
     /// ```
+    @_alwaysEmitIntoClient
     public func single(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("single")) { observer in
@@ -40,6 +41,7 @@ extension ObservableType {
     /// source:   --1--2--|        --|
     /// first():  --(1|)           --(nil|)
     /// ```
+    @_alwaysEmitIntoClient
     public func first() -> Single<Element?> {
         let source = asObservable()
         return Single(raw: Producer(site: SiteLiteral("first")) { observer in
@@ -50,16 +52,19 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class SingleElementSink<Element>: Sink<Element>, @unchecked Sendable {
     private let predicate: (Element) throws -> Bool
     /// Only touched by serialized upstream events.
     private var hasElement = false
 
+    @usableFromInline
     init(predicate: @escaping (Element) throws -> Bool, observer: AnyObserver<Element>) {
         self.predicate = predicate
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -88,7 +93,9 @@ final class SingleElementSink<Element>: Sink<Element>, @unchecked Sendable {
     }
 }
 
+@usableFromInline
 final class FirstSink<Element>: Sink<Element?>, @unchecked Sendable {
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

@@ -9,6 +9,7 @@ extension ObservableType {
     /// source:              --1--2--3--4--|
     /// skip(5, scheduler):  --------3--4--|
     /// ```
+    @_alwaysEmitIntoClient
     public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("skip")) { observer in
@@ -52,6 +53,7 @@ extension ObservableType {
     /// other:                -------x------
     /// skip(until: other):   --------3--4--|
     /// ```
+    @_alwaysEmitIntoClient
     public func skip<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
         let source = asObservable()
         let other = other.asObservable()
@@ -97,10 +99,14 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class SkipTimeSink<Element>: Sink<Element>, @unchecked Sendable {
+    @usableFromInline
     let timer = SingleAssignmentDisposable()
+    @usableFromInline
     @exclusivity(unchecked) final var isOpen = AtomicCell<Bool>(false)
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -145,9 +151,12 @@ struct SkipWhileStep<Element>: PipelineStep {
 }
 
 /// `skip(until:)`: the state is whether `other` has sent an element.
+@usableFromInline
 final class SkipUntilSink<Element>: SerializingSink<Bool, Element>, @unchecked Sendable {
+    @usableFromInline
     let other = SingleAssignmentDisposable()
 
+    @usableFromInline
     init(observer: AnyObserver<Element>) {
         super.init(state: false, observer: observer)
     }

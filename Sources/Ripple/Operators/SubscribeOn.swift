@@ -8,6 +8,7 @@ extension ObservableType {
     /// ```
     /// source.subscribe(on: background)   // the source's subscribe runs on background
     /// ```
+    @_alwaysEmitIntoClient
     public func subscribe(
         on scheduler: ImmediateSchedulerType
     ) -> Observable<Element> {

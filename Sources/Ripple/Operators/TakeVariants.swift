@@ -18,6 +18,7 @@ extension ObservableType {
     /// source:                    --1--2--3--4--|
     /// take(for: 7, scheduler):   --1--2-|
     /// ```
+    @_alwaysEmitIntoClient
     public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("take")) { observer in
@@ -93,6 +94,7 @@ extension ObservableType {
     /// other:                --------x-----
     /// take(until: other):   --1--2--|
     /// ```
+    @_alwaysEmitIntoClient
     public func take<Source: ObservableConvertibleType>(until other: Source) -> Observable<Element> {
         let source = asObservable()
         let other = other.asObservable()
@@ -133,6 +135,7 @@ extension ObservableType {
     /// source:       --1--2--3--4--|
     /// takeLast(2):  --------------(34|)
     /// ```
+    @_alwaysEmitIntoClient
     public func takeLast(_ count: Int) -> Observable<Element> {
         guard count >= 0 else { return .error(RxError.argumentOutOfRange("takeLast(_:)", "count", count, minimum: 0)) }
         let source = asObservable()
@@ -145,9 +148,12 @@ extension ObservableType {
 }
 
 /// `take(for:scheduler:)`: the timer and the source race to the outbox.
+@usableFromInline
 final class TakeTimeSink<Element>: SerializingSink<Void, Element>, @unchecked Sendable {
+    @usableFromInline
     let timer = SingleAssignmentDisposable()
 
+    @usableFromInline
     init(observer: AnyObserver<Element>) {
         super.init(state: (), observer: observer)
     }
@@ -158,9 +164,12 @@ final class TakeTimeSink<Element>: SerializingSink<Void, Element>, @unchecked Se
 }
 
 /// `take(until:)` with another sequence as the trigger.
+@usableFromInline
 final class TakeUntilSink<Element>: SerializingSink<Void, Element>, @unchecked Sendable {
+    @usableFromInline
     let other = SingleAssignmentDisposable()
 
+    @usableFromInline
     init(observer: AnyObserver<Element>) {
         super.init(state: (), observer: observer)
     }
@@ -201,16 +210,19 @@ struct TakeUntilPredicateStep<Element>: PipelineStep {
     }
 }
 
+@usableFromInline
 final class TakeLastSink<Element>: Sink<Element>, @unchecked Sendable {
     private let count: Int
     /// Only touched by serialized upstream events.
     private var buffer = RingBuffer<Element>()
 
+    @usableFromInline
     init(count: Int, observer: AnyObserver<Element>) {
         self.count = count
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

@@ -18,6 +18,7 @@ extension ObservableType {
     /// throttle(5, scheduler):                --1----3------4----5|
     /// throttle(5, latest: false, scheduler): --1-----------4-----|
     /// ```
+    @_alwaysEmitIntoClient
     public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
         let source = asObservable()
         return Producer(site: SiteLiteral("throttle")) { observer in
@@ -77,16 +78,24 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 struct ThrottleState<Element> {
+    @usableFromInline
     var pending: Element?
+    @usableFromInline
     var lastSentTime: RxTime?
+    @usableFromInline
     var sourceCompleted = false
+    @usableFromInline
     var timerID: UInt64 = 0
 }
 
+@usableFromInline
 final class ThrottleSink<Element>: SerializingSink<ThrottleState<Element>, Element>, @unchecked Sendable {
+    @usableFromInline
     let timer = SerialDisposable()
 
+    @usableFromInline
     init(observer: AnyObserver<Element>) {
         super.init(state: ThrottleState(), observer: observer)
     }
@@ -102,6 +111,7 @@ extension DispatchTimeInterval {
     /// passed, in this interval's own unit, rounded up to a whole unit (zero when
     /// nothing is left). `.never` stays `.never`. This is how RxSwift computes the
     /// rest of a throttle window or of a delay.
+    @usableFromInline
     func remaining(after start: RxTime, at now: RxTime) -> DispatchTimeInterval {
         func reduce(_ value: Int, unitsPerSecond: Double) -> Int {
             let elapsed = now.timeIntervalSince(start) * unitsPerSecond
@@ -128,6 +138,7 @@ extension DispatchTimeInterval {
     }
 
     /// `true` for a zero (or negative) interval of any unit.
+    @usableFromInline
     var isZeroInterval: Bool {
         switch self {
         case .seconds(let value), .milliseconds(let value), .microseconds(let value), .nanoseconds(let value):

@@ -23,6 +23,7 @@ extension ObservableType {
     /// other:                                    a--b--|
     /// timeout(5, other:, scheduler):  --1--2----a--b--|
     /// ```
+    @_alwaysEmitIntoClient
     public func timeout<Source: ObservableConvertibleType>(
         _ dueTime: RxTimeInterval, other: Source, scheduler: SchedulerType
     ) -> Observable<Element> where Source.Element == Element {
@@ -36,6 +37,7 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class TimeoutSink<Element>: Sink<Element>, @unchecked Sendable {
     private struct State {
         /// Bumped by every event of the source; a timer wins only if it is unchanged.
@@ -50,6 +52,7 @@ final class TimeoutSink<Element>: Sink<Element>, @unchecked Sendable {
     private let subscription = SerialDisposable()
     private let timer = SerialDisposable()
 
+    @usableFromInline
     init(dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType, observer: AnyObserver<Element>) {
         self.dueTime = dueTime
         self.other = other
@@ -57,6 +60,7 @@ final class TimeoutSink<Element>: Sink<Element>, @unchecked Sendable {
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func run(_ source: Observable<Element>) {
         let original = SingleAssignmentDisposable()
         subscription.disposable = original

@@ -27,6 +27,7 @@ extension ObservableType where Element: RxAbstractInteger {
     /// backwards; libdispatch would crash the process). Elements are delivered
     /// where `scheduler` runs its work (its dispatch queue; the main queue for
     /// `MainScheduler.instance`).
+    @_alwaysEmitIntoClient
     public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
         if let period, period.isNegative {
             return .error(RxError.argumentOutOfRange)

@@ -6,6 +6,7 @@ extension ObservableType {
     /// source:     --1--2--3--|
     /// toArray():  -----------([1,2,3]|)
     /// ```
+    @_alwaysEmitIntoClient
     public func toArray() -> Single<[Element]> {
         let source = asObservable()
         return Single(raw: Producer(site: SiteLiteral("toArray")) { observer in
@@ -16,10 +17,12 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class ToArraySink<Element>: Sink<[Element]>, @unchecked Sendable {
     /// Only touched by serialized upstream events.
     private var elements: [Element] = []
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

@@ -17,6 +17,7 @@ extension ObservableType {
     /// B (closed by time):                             --3---|
     /// C (closed by completion):                             ---4--|
     /// ```
+    @_alwaysEmitIntoClient
     public func window(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         guard count > 0 else {
             return .error(RxError.argumentOutOfRange("window(timeSpan:count:scheduler:)", "count", count, minimum: 1))
@@ -34,6 +35,7 @@ extension ObservableType {
 /// ticks are queued and processed one at a time, by whichever thread finds the
 /// queue idle, without holding a lock (processing sends events to the windows'
 /// observers and to the downstream observer).
+@usableFromInline
 final class WindowSink<Element>: Sink<Observable<Element>>, @unchecked Sendable {
     private enum Work {
         case start
@@ -63,6 +65,7 @@ final class WindowSink<Element>: Sink<Observable<Element>>, @unchecked Sendable 
     private var windowID = 0
     private var isStopped = false
 
+    @usableFromInline
     init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: AnyObserver<Observable<Element>>) {
         self.timeSpan = timeSpan
         self.count = count
@@ -73,6 +76,7 @@ final class WindowSink<Element>: Sink<Observable<Element>>, @unchecked Sendable 
         _ = resources.insert(sourceSubscription)
     }
 
+    @usableFromInline
     func run(_ source: Observable<Element>) {
         setUpstream(disposable: refCount)
         submit(.start)

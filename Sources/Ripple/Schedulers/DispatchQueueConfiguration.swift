@@ -30,6 +30,7 @@ extension DispatchTimeInterval {
     }
 
     /// `true` for a negative amount of time (`.never` is not negative).
+    @usableFromInline
     var isNegative: Bool {
         switch self {
         case .seconds(let value), .milliseconds(let value), .microseconds(let value), .nanoseconds(let value):

@@ -32,6 +32,7 @@ extension AsyncSequence where Self: Sendable {
     /// that emits it.
     ///
     /// - Parameter priority: The priority of the iterating task.
+    @_alwaysEmitIntoClient
     public func asObservable(priority: TaskPriority? = nil) -> Observable<Element> {
         Producer { observer in
             let sink = ForwardingSink(observer: observer)
@@ -70,6 +71,7 @@ extension ObservableType {
     // every `from` argument: `flatMap { Observable.from([$0, $0 + 1]) }.concatMap
     // { ... }.reduce(0, accumulator: +)` took 8 times the solver scopes. It is still
     // the one chosen for an `AsyncSequence`, which nothing else accepts.
+    @_alwaysEmitIntoClient
     @_disfavoredOverload
     public static func from<Source: AsyncSequence & Sendable>(
         _ asyncSequence: Source,

@@ -20,6 +20,7 @@ import Foundation
 // calls main-actor methods.
 
 /// Checks and reports for code that must run on the main actor.
+@usableFromInline
 enum MainActorDelivery {
     /// `true` when the current code may run main-actor code synchronously.
     static var isOnMainActor: Bool {
@@ -71,6 +72,7 @@ enum MainActorDelivery {
 
     /// Returns `body()`, a main-actor function, checked as ``MainActorGate`` checks
     /// handlers; off the main actor the call waits for the main queue to run it.
+    @usableFromInline
     static func call<Value>(_ body: @escaping @MainActor () -> Value, method: String) -> Value {
         if isOnMainActor {
             return assumingMainActor(body)()
@@ -107,6 +109,7 @@ enum MainActorDelivery {
     /// check; its check is skipped because it may disagree with ours on a main
     /// queue drained by another thread (see ``isOnMainActor``). A synchronous
     /// global-actor function has the same representation as a non-isolated one.
+    @usableFromInline
     static func assumingMainActor<Value, Result>(
         _ function: @escaping @MainActor (Value) -> Result
     ) -> (Value) -> Result {
@@ -114,11 +117,13 @@ enum MainActorDelivery {
     }
 
     /// ``assumingMainActor(_:)`` for a function without arguments.
+    @usableFromInline
     static func assumingMainActor<Result>(_ function: @escaping @MainActor () -> Result) -> () -> Result {
         unsafeBitCast(function, to: (() -> Result).self)
     }
 
     /// ``assumingMainActor(_:)`` for a function of two arguments.
+    @usableFromInline
     static func assumingMainActor<First, Second>(
         _ function: @escaping @MainActor (First, Second) -> Void
     ) -> (First, Second) -> Void {
@@ -315,6 +320,7 @@ extension ObservableType {
     /// fix; a release build reports it to ``Hooks/contractViolationHandler`` and
     /// runs `onNext` on the main queue instead, in order. An error is reported to
     /// ``Hooks/contractViolationHandler``, as for ``bind(onNext:isolation:)``.
+    @_alwaysEmitIntoClient
     public func bind(
         onMainActor onNext: @escaping @MainActor (Element) -> Void
     ) -> Disposable {
@@ -331,6 +337,7 @@ extension ObservableType {
     ///     .bind(with: self, onMainActor: { owner, title in owner.title = title })
     ///     .disposed(by: bag)
     /// ```
+    @_alwaysEmitIntoClient
     public func bind<Object: AnyObject>(
         with object: Object, onMainActor onNext: @escaping @MainActor (Object, Element) -> Void
     ) -> Disposable {
@@ -362,6 +369,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// main thread. A driver whose sharing scheduler is mocked with a scheduler that
     /// runs on another thread would call the handlers off the main thread: that
     /// stops a debug build with a clear message (see ``ObservableType/bind(onMainActor:)``).
+    @_alwaysEmitIntoClient
     public func drive(
         onMainActor onNext: @escaping @MainActor (Element) -> Void,
         onCompleted: (@MainActor () -> Void)? = nil
@@ -379,6 +387,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     ///     .drive(with: self, onMainActor: { owner, count in owner.render(count) })
     ///     .disposed(by: bag)
     /// ```
+    @_alwaysEmitIntoClient
     public func drive<Object: AnyObject>(
         with object: Object, onMainActor onNext: @escaping @MainActor (Object, Element) -> Void
     ) -> Disposable {
@@ -407,6 +416,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     /// ```
     ///
     /// Checked at run time as ``SharedSequenceConvertibleType/drive(onMainActor:onCompleted:)`` is.
+    @_alwaysEmitIntoClient
     public func emit(
         onMainActor onNext: @escaping @MainActor (Element) -> Void,
         onCompleted: (@MainActor () -> Void)? = nil
@@ -418,6 +428,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
 
     /// Calls `onNext`, a `@MainActor` function, with `object` (held weakly) and
     /// every element; once `object` is gone, elements are ignored.
+    @_alwaysEmitIntoClient
     public func emit<Object: AnyObject>(
         with object: Object, onMainActor onNext: @escaping @MainActor (Object, Element) -> Void
     ) -> Disposable {

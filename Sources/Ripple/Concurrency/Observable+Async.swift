@@ -95,6 +95,7 @@ extension ObservableType {
     ///   - priority: The task's priority.
     ///   - work: The asynchronous work. It runs once per subscription, possibly
     ///     concurrently for concurrent subscribers, hence `@Sendable`.
+    @_alwaysEmitIntoClient
     public static func fromAsync(
         detached: Bool = false,
         priority: TaskPriority? = nil,
@@ -123,9 +124,11 @@ extension ObservableType {
 }
 
 /// Cancels a task when the subscription that owns it is disposed.
+@usableFromInline
 final class TaskCancellation: SubscriptionBase, @unchecked Sendable {
     let task: Task<Void, Never>
 
+    @usableFromInline
     init(_ task: Task<Void, Never>) {
         self.task = task
         super.init()

@@ -42,6 +42,7 @@ extension ObservableType {
     ///   - priority: The task's priority.
     ///   - body: The asynchronous work. It runs once per subscription, possibly
     ///     concurrently for concurrent subscribers, hence `@Sendable`.
+    @_alwaysEmitIntoClient
     public static func task(
         priority: TaskPriority? = nil,
         _ body: @escaping @Sendable @isolated(any) (AnyObserver<Element>) async throws -> Void

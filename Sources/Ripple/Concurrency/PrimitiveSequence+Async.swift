@@ -25,6 +25,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///   - priority: The task's priority.
     ///   - work: The asynchronous work. It runs once per subscription, possibly
     ///     concurrently for concurrent subscribers, hence `@Sendable`.
+    @_alwaysEmitIntoClient
     public static func create(
         detached: Bool = false,
         priority: TaskPriority? = nil,

@@ -80,6 +80,7 @@ public struct Binder<Value>: ObserverType, @unchecked Sendable {
     }
 
     /// The binder as an ``AnyObserver``.
+    @_alwaysEmitIntoClient
     public func asObserver() -> AnyObserver<Value> {
         AnyObserver(eventHandler: on)
     }

@@ -50,6 +50,7 @@ public class ConnectableObservable<Element>: Observable<Element>, ConnectableObs
     /// Subscribes to the source (once) and shares its events with every subscriber.
     ///
     /// - Returns: The connection; dispose it to unsubscribe from the source.
+    @_alwaysEmitIntoClient
     public func connect() -> Disposable {
         fatalError("ConnectableObservable.connect() is abstract; \(type(of: self)) must override it")
     }

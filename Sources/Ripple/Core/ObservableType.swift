@@ -28,6 +28,7 @@ extension ObservableType {
     // three-source combineLatest of mapped relays with a result closure: 221 358
     // solver scopes, 38 380 with this). The concrete method was already the one
     // chosen; a type that has none still gets this one.
+    @_alwaysEmitIntoClient
     @_disfavoredOverload
     public func asObservable() -> Observable<Element> {
         Producer { observer in

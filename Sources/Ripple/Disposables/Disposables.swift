@@ -71,19 +71,23 @@ public class DisposeBase: @unchecked Sendable {
 }
 
 /// Runs an action once, then drops it.
+@usableFromInline
 final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
     @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
     private let action: LockedState<(() -> Void)?>
 
+    @usableFromInline
     init(_ action: @escaping () -> Void) {
         self.action = LockedState(action)
         super.init()
     }
 
+    @usableFromInline
     var isDisposed: Bool {
         AtomicCell.load(&disposed, ordering: .acquiring)
     }
 
+    @usableFromInline
     func dispose() {
         if AtomicCell.exchange(&disposed, true, ordering: .acquiringAndReleasing) { return }
         let action = self.action.withLock { action -> (() -> Void)? in
@@ -95,19 +99,23 @@ final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
 }
 
 /// Disposes two disposables, once.
+@usableFromInline
 final class BinaryDisposable: DisposeBase, Cancelable, @unchecked Sendable {
     @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
     private let pair: LockedState<(Disposable?, Disposable?)>
 
+    @usableFromInline
     init(_ first: Disposable, _ second: Disposable) {
         pair = LockedState((first, second))
         super.init()
     }
 
+    @usableFromInline
     var isDisposed: Bool {
         AtomicCell.load(&disposed, ordering: .acquiring)
     }
 
+    @usableFromInline
     func dispose() {
         if AtomicCell.exchange(&disposed, true, ordering: .acquiringAndReleasing) { return }
         let (first, second) = pair.withLock { pair -> (Disposable?, Disposable?) in

@@ -90,11 +90,13 @@ extension DisposeBag {
     }
 
     /// Adds the arguments.
+    @_alwaysEmitIntoClient
     public func insert(_ disposables: Disposable...) {
         insert(disposables)
     }
 
     /// Adds the disposables listed in `builder`.
+    @_alwaysEmitIntoClient
     public func insert(@DisposableBuilder builder: () -> [Disposable]) {
         insert(builder())
     }
@@ -103,6 +105,7 @@ extension DisposeBag {
     @resultBuilder
     public enum DisposableBuilder {
         /// Collects the block's disposables.
+        @_alwaysEmitIntoClient
         public static func buildBlock(_ disposables: Disposable...) -> [Disposable] {
             disposables
         }

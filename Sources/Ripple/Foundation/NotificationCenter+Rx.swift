@@ -43,6 +43,7 @@ extension Reactive where Base: NotificationCenter {
     /// notification(name):  --n1----n2---
     /// dispose:                          ^ (the center's observer is removed)
     /// ```
+    @_alwaysEmitIntoClient
     public func notification(_ name: Notification.Name?, object: AnyObject? = nil) -> Observable<Notification> {
         let center = base
         let filtersBySender = object != nil

@@ -40,12 +40,14 @@ extension ObservableType {
     ///
     /// The subscription does not keep `object` alive; once it is gone, elements are
     /// dropped. Disposing the subscription stops the writes.
+    @_alwaysEmitIntoClient
     public func bind<Object: AnyObject>(to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Element>) -> Disposable {
         bind(to: Binder(object, keyPath: keyPath))
     }
 
     /// Writes every element, wrapped in an optional, to an optional property of
     /// `object` on the main scheduler, holding `object` weakly.
+    @_alwaysEmitIntoClient
     public func bind<Object: AnyObject>(to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Element?>) -> Disposable {
         map { Optional($0) }.bind(to: Binder(object, keyPath: keyPath))
     }

@@ -47,6 +47,7 @@ extension ObservableType {
     ///   nothing then (Observation has no way to cancel one).
     ///
     /// For `@MainActor` models, ``observing(_:)`` checks `read` as main-actor code.
+    @_alwaysEmitIntoClient
     public static func observing(on scheduler: SchedulerType, _ read: @escaping () -> Element) -> Observable<Element> {
         Producer { observer in
             let sink = ObservationTrackingSink(read: read, scheduler: scheduler, observer: observer)
@@ -70,6 +71,7 @@ extension ObservableType {
     /// Subscribed on the main thread, the current value is emitted before
     /// `subscribe` returns; every later value is emitted on the main queue, on
     /// the turn after the change.
+    @_alwaysEmitIntoClient
     public static func observing(_ read: @escaping @MainActor () -> Element) -> Observable<Element> {
         observing(on: MainScheduler.instance) {
             MainActorDelivery.call(read, method: "Observable.observing(_:)")
@@ -80,18 +82,21 @@ extension ObservableType {
 /// Reads the value with observation tracking, emits it, and schedules the next
 /// read when a tracked property changes.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@usableFromInline
 final class ObservationTrackingSink<Element>: Sink<Element>, @unchecked Sendable {
     private let read: () -> Element
     private let scheduler: SchedulerType
     /// The scheduled read, cancelled by disposal.
     private let scheduled = SerialDisposable()
 
+    @usableFromInline
     init(read: @escaping () -> Element, scheduler: SchedulerType, observer: AnyObserver<Element>) {
         self.read = read
         self.scheduler = scheduler
         super.init(observer: observer)
     }
 
+    @usableFromInline
     func start() {
         scheduled.disposable = scheduler.schedule(self) { sink in
             sink.readAndTrack()

@@ -30,6 +30,7 @@ public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Subscribes `observer`; it receives the current value first.
+    @_alwaysEmitIntoClient
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         subject.subscribe(observer)
     }

@@ -22,6 +22,7 @@ public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Subscribes `observer`.
+    @_alwaysEmitIntoClient
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         subject.subscribe(observer)
     }

@@ -25,6 +25,7 @@ public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
     }
 
     /// Subscribes `observer`; it receives the buffered elements first.
+    @_alwaysEmitIntoClient
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         subject.subscribe(observer)
     }

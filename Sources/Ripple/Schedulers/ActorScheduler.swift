@@ -137,6 +137,7 @@ struct ActorWorkQueue {
 }
 
 /// One action of an ``ActorScheduler``: runs once unless disposed first.
+@usableFromInline
 final class ActorScheduledItem: DisposeBase, Cancelable, @unchecked Sendable {
     private enum State {
         case pending(work: () -> Disposable, timer: Task<Void, Never>?)
@@ -146,15 +147,18 @@ final class ActorScheduledItem: DisposeBase, Cancelable, @unchecked Sendable {
 
     private let state: LockedState<State>
 
+    @usableFromInline
     init(_ work: @escaping () -> Disposable) {
         state = LockedState(.pending(work: work, timer: nil))
         super.init()
     }
 
+    @usableFromInline
     var isDisposed: Bool {
         state.withLock { if case .disposed = $0 { return true } else { return false } }
     }
 
+    @usableFromInline
     func attach(timer: Task<Void, Never>) {
         let cancelNow = state.withLock { state -> Bool in
             guard case .pending(let work, _) = state else { return true }
@@ -186,6 +190,7 @@ final class ActorScheduledItem: DisposeBase, Cancelable, @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     func dispose() {
         let previous = state.withLock { state -> State in
             defer { state = .disposed }
@@ -205,6 +210,7 @@ final class ActorScheduledItem: DisposeBase, Cancelable, @unchecked Sendable {
 extension DispatchTimeInterval {
     /// The interval in nanoseconds, `Int.max` when that overflows; `nil` for
     /// `.never`.
+    @usableFromInline
     var actorSchedulerNanoseconds: Int? {
         func scaled(_ value: Int, _ factor: Int) -> Int {
             let (result, overflow) = value.multipliedReportingOverflow(by: factor)

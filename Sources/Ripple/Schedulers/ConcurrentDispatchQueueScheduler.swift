@@ -4,6 +4,7 @@ import Foundation
 /// Runs work on a (possibly concurrent) `DispatchQueue`: work items may run in
 /// parallel. `observe(on:)` still delivers one event at a time per subscription.
 public final class ConcurrentDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
+    @usableFromInline
     let configuration: DispatchQueueConfiguration
 
     /// The current time.
@@ -22,11 +23,13 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType, @unchecked S
     }
 
     /// Runs `action(state)` on the queue, asynchronously.
+    @_alwaysEmitIntoClient
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
 
     /// Runs `action(state)` on the queue after `dueTime`.
+    @_alwaysEmitIntoClient
     public func scheduleRelative<StateType>(
         _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
@@ -34,6 +37,7 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType, @unchecked S
     }
 
     /// Runs `action` on the queue every `period`, starting after `startAfter`.
+    @_alwaysEmitIntoClient
     public func schedulePeriodic<StateType>(
         _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
         action: @escaping (StateType) -> StateType

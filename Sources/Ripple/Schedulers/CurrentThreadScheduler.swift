@@ -44,18 +44,22 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
 
 /// A closure queued on the trampoline; disposing it before it runs cancels it,
 /// disposing it afterwards disposes what the closure returned.
+@usableFromInline
 final class ScheduledTrampolineTask<State>: DisposeBase, Cancelable, @unchecked Sendable {
     private var work: (state: State, action: (State) -> Disposable)?
     private let result = SingleAssignmentDisposable()
 
+    @usableFromInline
     init(state: State, action: @escaping (State) -> Disposable) {
         work = (state, action)
     }
 
+    @usableFromInline
     var isDisposed: Bool {
         result.isDisposed
     }
 
+    @usableFromInline
     func run() {
         guard let work, !result.isDisposed else {
             self.work = nil
@@ -65,6 +69,7 @@ final class ScheduledTrampolineTask<State>: DisposeBase, Cancelable, @unchecked 
         result.setDisposable(work.action(work.state))
     }
 
+    @usableFromInline
     func dispose() {
         result.dispose()
     }

@@ -55,6 +55,7 @@ extension DispatchTimeInterval {
 
 extension Date {
     /// `self` moved forward by `interval`; `.never` gives `Date.distantFuture`.
+    @usableFromInline
     func addingDispatchInterval(_ interval: DispatchTimeInterval) -> Date {
         guard let seconds = interval.seconds else { return .distantFuture }
         return addingTimeInterval(seconds)
@@ -62,10 +63,12 @@ extension Date {
 }
 
 /// The shared implementation of the dispatch-queue schedulers.
+@usableFromInline
 struct DispatchQueueConfiguration: Sendable {
     let queue: DispatchQueue
     let leeway: DispatchTimeInterval
 
+    @usableFromInline
     func schedule<State>(_ state: State, action: @escaping (State) -> Disposable) -> Disposable {
         let cancel = SingleAssignmentDisposable()
         let work = UncheckedSendable((state, action))
@@ -76,6 +79,7 @@ struct DispatchQueueConfiguration: Sendable {
         return cancel
     }
 
+    @usableFromInline
     func scheduleRelative<State>(
         _ state: State, dueTime: DispatchTimeInterval, action: @escaping (State) -> Disposable
     ) -> Disposable {
@@ -96,6 +100,7 @@ struct DispatchQueueConfiguration: Sendable {
         return compositeDisposable
     }
 
+    @usableFromInline
     func schedulePeriodic<State>(
         _ state: State, startAfter: DispatchTimeInterval, period: DispatchTimeInterval,
         action: @escaping (State) -> State

@@ -11,15 +11,21 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Sendab
     /// Creates the converter.
     public init() {}
 
+    @_alwaysEmitIntoClient
     public func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime { virtualTime }
+    @_alwaysEmitIntoClient
     public func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit { time }
+    @_alwaysEmitIntoClient
     public func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit) -> TimeInterval {
         virtualTimeInterval
     }
+    @_alwaysEmitIntoClient
     public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit { timeInterval }
+    @_alwaysEmitIntoClient
     public func offsetVirtualTime(_ time: VirtualTimeUnit, offset: VirtualTimeIntervalUnit) -> VirtualTimeUnit {
         time.addingTimeInterval(offset)
     }
+    @_alwaysEmitIntoClient
     public func compareVirtualTime(_ lhs: VirtualTimeUnit, _ rhs: VirtualTimeUnit) -> VirtualTimeComparison {
         switch lhs.compare(rhs) {
         case .orderedAscending: return .lessThan

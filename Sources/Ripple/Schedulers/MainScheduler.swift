@@ -9,6 +9,7 @@ extension DispatchQueue {
     }()
 
     /// `true` when the calling code runs on the main queue.
+    @usableFromInline
     static var isMain: Bool {
         DispatchQueue.getSpecific(key: mainQueueKey) != nil
     }
@@ -48,6 +49,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     public static let asyncInstance = SerialDispatchQueueScheduler(serialQueue: DispatchQueue.main)
 
     /// Stops the program with `errorMessage` if not called on the main queue.
+    @_alwaysEmitIntoClient
     public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
         if !DispatchQueue.isMain {
             fatalError(errorMessage ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread.")
@@ -55,6 +57,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     }
 
     /// Stops the program with `errorMessage` if not called on the main thread.
+    @_alwaysEmitIntoClient
     public static func ensureRunningOnMainThread(errorMessage: String? = nil) {
         if !Thread.isMainThread {
             fatalError(errorMessage ?? "Running on background thread.")
@@ -98,6 +101,7 @@ public final class ConcurrentMainScheduler: SchedulerType, @unchecked Sendable {
     }
 
     /// Runs `action` now if on the main queue, else dispatches it there.
+    @_alwaysEmitIntoClient
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         if DispatchQueue.isMain {
             return action(state)

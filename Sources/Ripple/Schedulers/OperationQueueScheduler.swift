@@ -15,6 +15,7 @@ public class OperationQueueScheduler: ImmediateSchedulerType, @unchecked Sendabl
     }
 
     /// Adds an operation that runs `action(state)` unless cancelled first.
+    @_alwaysEmitIntoClient
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let cancel = SingleAssignmentDisposable()
         let work = UncheckedSendable((state, action))

@@ -79,6 +79,7 @@ extension SchedulerType {
 
 /// Shared bookkeeping of the recursive schedulers: the scheduled items that have
 /// not run yet, so that disposing cancels whatever is queued.
+@usableFromInline
 class RecursionBase: DisposeBase, Cancelable, @unchecked Sendable {
     /// One scheduled item; its fields are guarded by the recursion's lock.
     private final class Item {
@@ -93,6 +94,7 @@ class RecursionBase: DisposeBase, Cancelable, @unchecked Sendable {
 
     private let state = LockedState(State())
 
+    @usableFromInline
     var isDisposed: Bool {
         state.withLock { $0.isDisposed }
     }
@@ -122,6 +124,7 @@ class RecursionBase: DisposeBase, Cancelable, @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     func dispose() {
         let pending = state.withLock { state -> [Disposable] in
             if state.isDisposed { return [] }
@@ -132,15 +135,18 @@ class RecursionBase: DisposeBase, Cancelable, @unchecked Sendable {
     }
 }
 
+@usableFromInline
 final class ImmediateRecursion<State>: RecursionBase, @unchecked Sendable {
     private let scheduler: ImmediateSchedulerType
     private let action: (State, (State) -> Void) -> Void
 
+    @usableFromInline
     init(scheduler: ImmediateSchedulerType, action: @escaping (State, (State) -> Void) -> Void) {
         self.scheduler = scheduler
         self.action = action
     }
 
+    @usableFromInline
     func schedule(_ state: State) {
         track { begin in
             scheduler.schedule(state) { [self] state in
@@ -153,15 +159,18 @@ final class ImmediateRecursion<State>: RecursionBase, @unchecked Sendable {
     }
 }
 
+@usableFromInline
 final class DelayedRecursion<State, Scheduler: SchedulerType>: RecursionBase, @unchecked Sendable {
     private let scheduler: Scheduler
     private let action: (State, (State, RxTimeInterval) -> Void) -> Void
 
+    @usableFromInline
     init(scheduler: Scheduler, action: @escaping (State, (State, RxTimeInterval) -> Void) -> Void) {
         self.scheduler = scheduler
         self.action = action
     }
 
+    @usableFromInline
     func schedule(_ state: State, dueTime: RxTimeInterval) {
         track { begin in
             scheduler.scheduleRelative(state, dueTime: dueTime) { [self] state in
@@ -178,6 +187,7 @@ final class DelayedRecursion<State, Scheduler: SchedulerType>: RecursionBase, @u
 /// tick first schedules the next tick, then runs the action; ticks that arrive
 /// while the action runs (on a concurrent scheduler) are run one after another,
 /// never in parallel.
+@usableFromInline
 final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Sendable {
     private let scheduler: Scheduler
     private let period: RxTimeInterval
@@ -191,6 +201,7 @@ final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Senda
         case dispatch
     }
 
+    @usableFromInline
     init(scheduler: Scheduler, state: State, period: RxTimeInterval, action: @escaping (State) -> State) {
         self.scheduler = scheduler
         self.state = state
@@ -198,6 +209,7 @@ final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Senda
         self.action = action
     }
 
+    @usableFromInline
     func start(after startAfter: RxTimeInterval) -> Disposable {
         scheduler.scheduleRecursive(Command.tick, dueTime: startAfter) { [self] command, recurse in
             switch command {

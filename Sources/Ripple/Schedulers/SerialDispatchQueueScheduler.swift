@@ -6,6 +6,7 @@ import Foundation
 ///
 /// `observe(on:)` with this scheduler delivers events one at a time on the queue.
 public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
+    @usableFromInline
     let configuration: DispatchQueueConfiguration
 
     /// The current time.
@@ -65,6 +66,7 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
     }
 
     /// Runs `action` on the queue every `period`, starting after `startAfter`.
+    @_alwaysEmitIntoClient
     public func schedulePeriodic<StateType>(
         _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
         action: @escaping (StateType) -> StateType

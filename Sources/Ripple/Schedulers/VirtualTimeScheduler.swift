@@ -32,7 +32,9 @@ public enum VirtualTimeComparison: Sendable {
 }
 
 extension VirtualTimeComparison {
+    @usableFromInline
     var lessThan: Bool { self == .lessThan }
+    @usableFromInline
     var greaterThan: Bool { self == .greaterThan }
     var equal: Bool { self == .equal }
 }
@@ -104,11 +106,13 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     }
 
     /// Schedules `action` to run as soon as possible on the virtual clock.
+    @_alwaysEmitIntoClient
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         scheduleRelative(state, dueTime: .microseconds(0), action: action)
     }
 
     /// Schedules `action` `dueTime` after the current virtual time.
+    @_alwaysEmitIntoClient
     public func scheduleRelative<StateType>(
         _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
@@ -120,6 +124,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     }
 
     /// Schedules `action` `dueTime` (virtual) after the current virtual time.
+    @_alwaysEmitIntoClient
     public func scheduleRelativeVirtual<StateType>(
         _ state: StateType, dueTime: VirtualTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
@@ -218,6 +223,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     }
 
     /// Whether ``start()`` or ``advanceTo(_:)`` is running.
+    @usableFromInline
     package var isRunning: Bool {
         state.withLock { $0.running }
     }
@@ -276,8 +282,11 @@ extension VirtualTimeScheduler: CustomDebugStringConvertible {
 /// The state of a ``VirtualTimeScheduler`` behind its lock. Not generic, and not
 /// nested in the generic class (which would make it generic): see `lockedClock`.
 struct VirtualTimeSchedulerState {
+    @usableFromInline
     var running = false
+    @usableFromInline
     var nextID = 0
+    @usableFromInline
     var queue: PriorityQueue<VirtualSchedulerItemBase>
 }
 
@@ -289,6 +298,7 @@ struct VirtualTimeSchedulerState {
 ///
 /// Whoever first sets `taken` (`invoke()` or `dispose()`) owns `action` from then
 /// on; nobody else reads or writes it, so it needs no lock.
+@usableFromInline
 class VirtualSchedulerItemBase: SubscriptionBase, @unchecked Sendable {
     let id: Int
     @exclusivity(unchecked) private final var taken = AtomicCell<Bool>(false)
@@ -315,6 +325,7 @@ class VirtualSchedulerItemBase: SubscriptionBase, @unchecked Sendable {
         return action
     }
 
+    @usableFromInline
     final func invoke() {
         guard let action = take() else { return }
         setUpstream(disposable: action(self))
@@ -326,9 +337,11 @@ class VirtualSchedulerItemBase: SubscriptionBase, @unchecked Sendable {
 }
 
 /// A ``VirtualSchedulerItemBase`` with its due time.
+@usableFromInline
 final class VirtualSchedulerItem<Time>: VirtualSchedulerItemBase, @unchecked Sendable {
     let time: Time
 
+    @usableFromInline
     init(action: @escaping (VirtualSchedulerItemBase) -> Disposable, time: Time, id: Int) {
         self.time = time
         super.init(action: action, id: id)
@@ -350,6 +363,7 @@ struct PriorityQueue<Element> {
         elements.first
     }
 
+    @usableFromInline
     mutating func enqueue(_ element: Element) {
         elements.append(element)
         var child = elements.count - 1

@@ -75,6 +75,7 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
     }
 
     /// Returns the subject itself.
+    @_alwaysEmitIntoClient
     public func asObserver() -> AsyncSubject<Element> {
         self
     }

@@ -40,6 +40,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     ///
     /// - Throws: The error the subject terminated with, or `RxError.disposed` after
     ///   ``SubjectBase/dispose()``. After `.completed` the last value is returned.
+    @_alwaysEmitIntoClient
     public func value() throws -> Element {
         let snapshot = self.snapshot.withLock { $0 }
         if snapshot.isDisposed { throw RxError.disposed(object: self) }
@@ -111,6 +112,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     }
 
     /// Returns the subject itself.
+    @_alwaysEmitIntoClient
     public func asObserver() -> BehaviorSubject<Element> {
         self
     }

@@ -50,6 +50,7 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
     }
 
     /// Returns the subject itself.
+    @_alwaysEmitIntoClient
     public func asObserver() -> PublishSubject<Element> {
         self
     }

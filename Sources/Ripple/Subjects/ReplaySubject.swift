@@ -32,6 +32,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     ///
     /// A negative `bufferSize` is reported through ``Hooks/contractViolationHandler``
     /// and treated as `0`.
+    @_alwaysEmitIntoClient
     public static func create(bufferSize: Int) -> ReplaySubject<Element> {
         if bufferSize < 0 {
             Hooks.reportContractViolation("ReplaySubject.create(bufferSize: \(bufferSize)): the buffer size must not be negative; using 0.")
@@ -40,6 +41,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     }
 
     /// A subject that replays every element it has received.
+    @_alwaysEmitIntoClient
     public static func createUnbounded() -> ReplaySubject<Element> {
         ReplaySubject(bufferSize: nil)
     }
@@ -114,6 +116,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     }
 
     /// Returns the subject itself.
+    @_alwaysEmitIntoClient
     public func asObserver() -> ReplaySubject<Element> {
         self
     }

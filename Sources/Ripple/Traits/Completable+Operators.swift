@@ -225,6 +225,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// second (cold):      -1-2-|
     /// andThen(second):  ---1-2-|
     /// ```
+    @_alwaysEmitIntoClient
     public func andThen<Element>(_ second: Observable<Element>) -> Observable<Element> {
         primitiveSequence.source.elementless(as: Element.self).concat(second)
     }
@@ -233,6 +234,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 extension Observable where Element == Swift.Never {
     /// This element-less sequence with another element type: its completion and
     /// its error pass through.
+    @usableFromInline
     func elementless<Other>(as type: Other.Type) -> Observable<Other> {
         let source = self
         return Producer { observer in

@@ -29,6 +29,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// - Isolation: called from main-actor code in Swift 6, `observer` runs on
     ///   the main actor only; see "Main-actor code and background events" in the
     ///   Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe(
         _ observer: @escaping (CompletableEvent) -> Void,
@@ -39,11 +40,13 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 
     /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
     /// runs where the outcome arrives, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
         subscribe(observer, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe(_ observer: @escaping (CompletableEvent) -> Void, delivery: MainActorGate?) -> Disposable {
         primitiveSequence.asObservable().subscribe({ event in
             switch event {
@@ -63,6 +66,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only; see "Main-actor code and background events" in the
     ///   Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe(
         onCompleted: (() -> Void)? = nil,
@@ -78,6 +82,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 
     /// Subscribes handlers for the outcome (Swift 5 language mode: they run where
     /// the outcome arrives, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe(
         onCompleted: (() -> Void)? = nil,
@@ -87,6 +92,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         subscribe(onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe(
         onCompleted: (() -> Void)?,
         onError: ((Swift.Error) -> Void)?,
@@ -114,6 +120,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with ``subscribe(onCompleted:onError:onDisposed:isolation:)``.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -131,6 +138,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// Subscribes handlers that receive `object` (held weakly) as their first
     /// argument (Swift 5 language mode: they run where the outcome arrives, as in
     /// RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -141,6 +149,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         subscribe(with: object, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe<Object: AnyObject>(
         with object: Object,
         onCompleted: ((Object) -> Void)?,

@@ -140,6 +140,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// `false` there: check the queue
     /// (`dispatchPrecondition(condition: .onQueue(.main))`) rather than the thread,
     /// or run `RunLoop.main.run()` instead.
+    @_alwaysEmitIntoClient
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable where Observer.Element == Element {
         checkMainThreadSubscription("drive")
         return asSharedSequence().asObservable().subscribe { event in
@@ -148,6 +149,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     }
 
     /// Sends every element, wrapped in an optional, to each observer.
+    @_alwaysEmitIntoClient
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable where Observer.Element == Element? {
         checkMainThreadSubscription("drive")
         return asSharedSequence().asObservable().subscribe { event in
@@ -184,6 +186,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
 
     /// Passes the driver's observable to `transformation` and returns its
     /// result: the hook for custom drive functions.
+    @_alwaysEmitIntoClient
     public func drive<Result>(_ transformation: (Observable<Element>) -> Result) -> Result {
         checkMainThreadSubscription("drive")
         return transformation(asObservable())
@@ -191,6 +194,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
 
     /// Passes the driver's observable and `curriedArgument` to a curried drive
     /// function.
+    @_alwaysEmitIntoClient
     public func drive<R1, R2>(_ with: (Observable<Element>) -> (R1) -> R2, curriedArgument: R1) -> R2 {
         checkMainThreadSubscription("drive")
         return with(asObservable())(curriedArgument)
@@ -208,6 +212,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with ``drive(onNext:onCompleted:onDisposed:isolation:)``.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func drive<Object: AnyObject>(
         with object: Object,
@@ -224,6 +229,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
 
     /// Calls the handlers with `object` (held weakly) for each element and on
     /// completion (Swift 5 language mode: not checked for isolation).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func drive<Object: AnyObject>(
         with object: Object,
@@ -234,6 +240,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         drive(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func drive<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)?,
@@ -260,6 +267,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     ///   the main actor only: a driver whose ``SharingScheduler`` is mocked with
     ///   a background scheduler is reported; see "Main-actor code and background
     ///   events" in the Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func drive(
         onNext: ((Element) -> Void)? = nil,
@@ -275,6 +283,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
 
     /// Calls `onNext` for each element and `onCompleted` on completion (Swift 5
     /// language mode: not checked for isolation).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func drive(
         onNext: ((Element) -> Void)? = nil,
@@ -284,6 +293,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         drive(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func drive(
         onNext: ((Element) -> Void)?,
         onCompleted: (() -> Void)?,
@@ -297,6 +307,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     }
 
     /// Subscribes without handlers (keeps the shared subscription alive).
+    @_alwaysEmitIntoClient
     public func drive() -> Disposable {
         drive(onNext: nil, onCompleted: nil, onDisposed: nil, delivery: nil)
     }

@@ -46,6 +46,7 @@ extension InfallibleType {
     /// - Isolation: called from main-actor code in Swift 6, `onNext` runs on the
     ///   main actor only; see "Main-actor code and background events" in the
     ///   Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func bind(
         onNext: @escaping (Element) -> Void,
@@ -56,6 +57,7 @@ extension InfallibleType {
 
     /// Calls `onNext` with every element (Swift 5 language mode: it runs where
     /// the elements arrive, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
         asObservable().bind(onNext: onNext, delivery: nil)
@@ -66,6 +68,7 @@ extension InfallibleType {
     ///
     /// - Isolation: called from main-actor code in Swift 6, `onNext` runs on the
     ///   main actor only, as with ``bind(onNext:isolation:)``.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func bind<Object: AnyObject>(
         with object: Object, onNext: @escaping (Object, Element) -> Void,
@@ -76,6 +79,7 @@ extension InfallibleType {
 
     /// Calls `onNext` with `object` (held weakly) and every element (Swift 5
     /// language mode: it runs where the elements arrive, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func bind<Object: AnyObject>(with object: Object, onNext: @escaping (Object, Element) -> Void) -> Disposable {
         asObservable().bind(with: object, onNext: onNext, delivery: nil)

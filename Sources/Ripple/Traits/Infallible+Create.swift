@@ -172,6 +172,7 @@ extension Infallible where Element: RxAbstractInteger {
     /// A negative `count`, or a range that overflows `Element`, is reported to
     /// ``Hooks/contractViolationHandler`` and the sequence completes without
     /// elements (an `Infallible` cannot fail).
+    @_alwaysEmitIntoClient
     public static func range(
         start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Infallible<Element> {

@@ -94,6 +94,7 @@ extension InfallibleType {
     /// source:           --3--4--|
     /// startWith(1, 2):  12--3--4--|
     /// ```
+    @_alwaysEmitIntoClient
     public func startWith(_ elements: Element...) -> Infallible<Element> {
         Infallible(asObservable().prepending(elements))
     }
@@ -101,6 +102,7 @@ extension InfallibleType {
 
 extension ObservableType {
     /// `startWith` for an array of elements (what the variadic forms forward to).
+    @usableFromInline
     func prepending(_ elements: [Element]) -> Observable<Element> {
         let source = asObservable()
         return Producer { observer in
@@ -291,6 +293,7 @@ extension InfallibleType {
     /// `other` may be any sequence (a relay, an `Observable`, ...), as in RxSwift.
     /// If it fails, the error is reported to ``Hooks/contractViolationHandler``
     /// and this sequence completes (it cannot fail).
+    @_alwaysEmitIntoClient
     public func skip<Source: ObservableConvertibleType>(until other: Source) -> Infallible<Element> {
         .guarding(asObservable().skip(until: other), "skip(until:)")
     }
@@ -357,6 +360,7 @@ extension InfallibleType {
     /// `other` may be any sequence (a relay, an `Observable`, ...), as in RxSwift.
     /// If it fails, the error is reported to ``Hooks/contractViolationHandler``
     /// and this sequence completes (it cannot fail).
+    @_alwaysEmitIntoClient
     public func take<Source: ObservableConvertibleType>(until other: Source) -> Infallible<Element> {
         .guarding(asObservable().take(until: other), "take(until:)")
     }

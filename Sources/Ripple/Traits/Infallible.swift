@@ -75,6 +75,7 @@ extension Infallible {
     /// `source` with any error reported to ``Hooks/contractViolationHandler`` and
     /// replaced by completion. For sources whose only possible error is an invalid
     /// argument (such as `range`).
+    @usableFromInline
     static func guarding(_ source: Observable<Element>, _ operation: String) -> Infallible<Element> {
         Infallible(source.catch { error in
             Hooks.reportContractViolation("Infallible: \(operation) failed with \(error)")

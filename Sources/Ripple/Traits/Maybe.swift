@@ -32,6 +32,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// - Isolation: called from main-actor code in Swift 6, `observer` runs on
     ///   the main actor only; see "Main-actor code and background events" in the
     ///   Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe(
         _ observer: @escaping (MaybeEvent<Element>) -> Void,
@@ -42,11 +43,13 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
     /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
     /// runs where the outcome arrives, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> Disposable {
         subscribe(observer, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         var reported = false
         return primitiveSequence.asObservable().subscribe({ event in
@@ -73,6 +76,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only; see "Main-actor code and background events" in the
     ///   Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
@@ -89,6 +93,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
     /// Subscribes handlers for the outcome (Swift 5 language mode: they run where
     /// the outcome arrives, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
@@ -99,6 +104,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         subscribe(onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe(
         onSuccess: ((Element) -> Void)?,
         onError: ((Swift.Error) -> Void)?,
@@ -129,6 +135,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with ``subscribe(onSuccess:onError:onCompleted:onDisposed:isolation:)``.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -147,6 +154,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// Subscribes handlers that receive `object` (held weakly) as their first
     /// argument (Swift 5 language mode: they run where the outcome arrives, as in
     /// RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -161,6 +169,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         )
     }
 
+    @usableFromInline
     func subscribe<Object: AnyObject>(
         with object: Object,
         onSuccess: ((Object, Element) -> Void)?,

@@ -75,6 +75,7 @@ extension SharedSequenceConvertibleType {
     /// source:           --3--4--
     /// startWith(1, 2):  12--3--4--
     /// ```
+    @_alwaysEmitIntoClient
     public func startWith(_ elements: Element...) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().prepending(elements))
     }
@@ -187,6 +188,7 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
     /// y:                                --3|
     /// merge(maxConcurrent: 1):  ----1--2--3---   (y waits for x)
     /// ```
+    @_alwaysEmitIntoClient
     public func merge(maxConcurrent: Int) -> SharedSequence<Element.SharingStrategy, Element.Element> {
         guard maxConcurrent > 0 else {
             return .invalidArgument("merge(maxConcurrent: \(maxConcurrent)) needs maxConcurrent > 0")
@@ -205,6 +207,7 @@ extension SharedSequenceConvertibleType {
     /// source:   --1--2--3--
     /// skip(2):  --------3--
     /// ```
+    @_alwaysEmitIntoClient
     public func skip(_ count: Int) -> SharedSequence<SharingStrategy, Element> {
         guard count >= 0 else { return .invalidArgument("skip(\(count)) needs count >= 0") }
         return SharedSequence(asObservable().skip(count))
@@ -229,6 +232,7 @@ extension SharedSequenceConvertibleType {
     /// source:   --1--2--3--
     /// take(2):  --1--(2|)
     /// ```
+    @_alwaysEmitIntoClient
     public func take(_ count: Int) -> SharedSequence<SharingStrategy, Element> {
         guard count >= 0 else { return .invalidArgument("take(\(count)) needs count >= 0") }
         return SharedSequence(asObservable().take(count))
@@ -619,6 +623,7 @@ extension SharedSequenceConvertibleType {
 extension SharedSequence {
     /// A sequence that reports `message` to ``Hooks/contractViolationHandler``
     /// when subscribed and completes: what an invalid argument turns into.
+    @usableFromInline
     static func invalidArgument(_ message: String) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: reportingInvalidArgument("SharedSequence: \(message)"))
     }

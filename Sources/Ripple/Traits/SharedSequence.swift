@@ -70,6 +70,7 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
     }
 
     /// Wraps `source` as it is (a sequence that needs no sharing, such as `just`).
+    @usableFromInline
     init(raw source: Observable<Element>) {
         self.source = source
     }
@@ -95,6 +96,7 @@ extension SharedSequence {
     /// ```
     /// empty():  |
     /// ```
+    @_alwaysEmitIntoClient
     public static func empty() -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.empty().subscribe(on: SharingStrategy.scheduler))
     }
@@ -104,6 +106,7 @@ extension SharedSequence {
     /// ```
     /// never():  ----------...
     /// ```
+    @_alwaysEmitIntoClient
     public static func never() -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.never())
     }
@@ -114,6 +117,7 @@ extension SharedSequence {
     /// ```
     /// just(1):  (1|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func just(_ element: Element) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.just(element).subscribe(on: SharingStrategy.scheduler))
     }
@@ -145,6 +149,7 @@ extension SharedSequence {
     /// ```
     /// from([1, 2, 3]):  (123|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func from(_ array: [Element]) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.from(array, scheduler: SharingStrategy.scheduler))
     }
@@ -154,6 +159,7 @@ extension SharedSequence {
     /// ```
     /// from(1...3):  (123|)
     /// ```
+    @_alwaysEmitIntoClient
     public static func from<Source: Swift.Sequence>(_ sequence: Source) -> SharedSequence<SharingStrategy, Element>
     where Source.Element == Element {
         SharedSequence(raw: Observable.from(sequence, scheduler: SharingStrategy.scheduler))
@@ -166,6 +172,7 @@ extension SharedSequence {
     /// from(optional: 1):    (1|)
     /// from(optional: nil):  |
     /// ```
+    @_alwaysEmitIntoClient
     public static func from(optional: Element?) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.from(optional: optional, scheduler: SharingStrategy.scheduler))
     }
@@ -264,6 +271,7 @@ extension SharedSequenceConvertibleType {
 /// program for, unless a ``SharingScheduler`` mock is active. The main queue
 /// counts as the main thread: on Linux, after `dispatchMain()`, a worker thread
 /// drains it.
+@usableFromInline
 func checkMainThreadSubscription(_ method: String) {
     if !SharingScheduler.isMocked && !MainActorDelivery.isOnMainActor {
         Hooks.reportContractViolation(

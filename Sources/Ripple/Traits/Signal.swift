@@ -138,6 +138,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     /// Like RxCocoa, expects to be called on the main thread (or inside a
     /// ``SharingScheduler`` mock); otherwise the call is reported to
     /// ``Hooks/contractViolationHandler``.
+    @_alwaysEmitIntoClient
     public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element {
         checkMainThreadSubscription("emit")
         return asSharedSequence().asObservable().subscribe { event in
@@ -146,6 +147,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     }
 
     /// Sends every element, wrapped in an optional, to each observer.
+    @_alwaysEmitIntoClient
     public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element? {
         checkMainThreadSubscription("emit")
         return asSharedSequence().asObservable().subscribe { event in
@@ -196,6 +198,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with ``emit(onNext:onCompleted:onDisposed:isolation:)``.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func emit<Object: AnyObject>(
         with object: Object,
@@ -212,6 +215,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
 
     /// Calls the handlers with `object` (held weakly) for each element and on
     /// completion (Swift 5 language mode: not checked for isolation).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func emit<Object: AnyObject>(
         with object: Object,
@@ -222,6 +226,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         emit(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func emit<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)?,
@@ -248,6 +253,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     ///   the main actor only: a signal whose ``SharingScheduler`` is mocked with
     ///   a background scheduler is reported; see "Main-actor code and background
     ///   events" in the Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func emit(
         onNext: ((Element) -> Void)? = nil,
@@ -263,6 +269,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
 
     /// Calls `onNext` for each element and `onCompleted` on completion (Swift 5
     /// language mode: not checked for isolation).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func emit(
         onNext: ((Element) -> Void)? = nil,
@@ -272,6 +279,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         emit(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func emit(
         onNext: ((Element) -> Void)?,
         onCompleted: (() -> Void)?,
@@ -285,6 +293,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     }
 
     /// Subscribes without handlers (keeps the shared subscription alive).
+    @_alwaysEmitIntoClient
     public func emit() -> Disposable {
         emit(onNext: nil, onCompleted: nil, onDisposed: nil, delivery: nil)
     }

@@ -33,6 +33,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// - Isolation: called from main-actor code in Swift 6, `observer` runs on
     ///   the main actor only; see "Main-actor code and background events" in the
     ///   Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe(
         _ observer: @escaping (SingleEvent<Element>) -> Void,
@@ -43,11 +44,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// Subscribes a closure that receives the outcome (Swift 5 language mode: it
     /// runs where the outcome arrives, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
         subscribe(observer, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         var reported = false
         return primitiveSequence.asObservable().subscribe({ event in
@@ -81,6 +84,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///   the main actor only, also for a `Single` that succeeds on another
     ///   thread (a network response); see "Main-actor code and background
     ///   events" in the Swift concurrency guide.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
@@ -96,6 +100,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// Subscribes handlers for the outcome (Swift 5 language mode: they run where
     /// the outcome arrives, as in RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
@@ -105,6 +110,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         subscribe(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe(
         onSuccess: ((Element) -> Void)?,
         onFailure: ((Swift.Error) -> Void)?,
@@ -130,6 +136,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// Deprecated spelling of `subscribe(onSuccess:onFailure:onDisposed:)` (its
     /// `onError` is required, as in RxSwift, so that calls without it are not
     /// ambiguous).
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
     public func subscribe(
@@ -146,6 +153,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// Deprecated spelling of `subscribe(onSuccess:onFailure:onDisposed:)` in
     /// Swift 5 language mode.
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
     public func subscribe(
@@ -161,6 +169,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///
     /// - Isolation: called from main-actor code in Swift 6, the handlers run on
     ///   the main actor only, as with ``subscribe(onSuccess:onFailure:onDisposed:isolation:)``.
+    @_alwaysEmitIntoClient
     @available(swift, introduced: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -178,6 +187,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// Subscribes handlers that receive `object` (held weakly) as their first
     /// argument (Swift 5 language mode: they run where the outcome arrives, as in
     /// RxSwift).
+    @_alwaysEmitIntoClient
     @available(swift, obsoleted: 6)
     public func subscribe<Object: AnyObject>(
         with object: Object,
@@ -188,6 +198,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         subscribe(with: object, onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed, delivery: nil)
     }
 
+    @usableFromInline
     func subscribe<Object: AnyObject>(
         with object: Object,
         onSuccess: ((Object, Element) -> Void)?,

@@ -23,6 +23,7 @@ import Foundation
 @usableFromInline
 enum MainActorDelivery {
     /// `true` when the current code may run main-actor code synchronously.
+    @usableFromInline
     static var isOnMainActor: Bool {
         // The main *queue* is the main actor's executor. On Linux, after
         // `dispatchMain()` (or in an async `main`) a worker thread drains it, so

@@ -53,6 +53,7 @@ extension ObservableType {
         bind(onNext: onNext, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func bind(onNext: @escaping (Element) -> Void, delivery: MainActorGate?) -> Disposable {
         subscribe(
@@ -83,6 +84,7 @@ extension ObservableType {
         bind(with: object, onNext: onNext, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func bind<Object: AnyObject>(
         with object: Object, onNext: @escaping (Object, Element) -> Void, delivery: MainActorGate?

@@ -38,6 +38,7 @@ extension ObservableType {
 
 @usableFromInline
 enum AmbFactory {
+    @_alwaysEmitIntoClient
     @usableFromInline
     static func make<Element>(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
         if sources.isEmpty {
@@ -56,6 +57,7 @@ enum AmbFactory {
 /// winner's own contract, so no lock sits on the event path. The losers'
 /// subscriptions are removed from `subscriptions` (and so disposed) by the
 /// thread that won.
+@usableFromInline
 final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
     /// The index of the winning source, or -1 while undecided.
     @exclusivity(unchecked) private final var winner = AtomicCell<Int>(-1)
@@ -64,6 +66,7 @@ final class AmbSink<Element>: Sink<Element>, @unchecked Sendable {
     /// `run(sources:)` before any source is subscribed, only read afterwards.
     private var keys: [CompositeDisposable.DisposeKey?] = []
 
+    @usableFromInline
     func run(sources: [Observable<Element>]) {
         let inners = sources.indices.map { index in
             CombiningSubscription<Element> { [self] event, _ in

@@ -32,7 +32,9 @@ extension ObservableType {
 
 @usableFromInline
 struct BufferState<Element> {
+    @usableFromInline
     var buffer: [Element] = []
+    @usableFromInline
     var windowID = 0
 }
 

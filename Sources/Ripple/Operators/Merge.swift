@@ -106,6 +106,7 @@ extension ObservableType {
         mergeSources(sources, site: SiteLiteral("merge"))
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     static func mergeSources(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
         Producer(site: site) { observer in

@@ -151,6 +151,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     }
 
     let source: Observable<Element>
+    @usableFromInline
     let deliversTerminalFirst: Bool
     let makeSubject: () -> ShareSubject<Element>
     let makeConnectionObserver: (ShareConnection<Element>) -> AnyObserver<Element>
@@ -232,6 +233,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     /// retiring thread connects the pending connection, if it is still wanted,
     /// and stays listed as retiring while it does (so that it is itself ordered
     /// before any later connection).
+    @usableFromInline
     func endRetiring() {
         let current = pthread_self()
         while true {
@@ -270,6 +272,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     /// connection was already let go (every subscriber left): the event is dropped.
     /// Otherwise the connection is retiring: the caller calls ``endRetiring()``
     /// once it has delivered the event and disposed the connection.
+    @usableFromInline
     func detachTerminated(_ connection: ShareConnection<Element>) -> Bool {
         state.withLock { state -> Bool in
             guard state.connection === connection else { return false }
@@ -286,6 +289,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
 /// One subscription of a shared sequence to its source, with its subject.
 @usableFromInline
 final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
+    @usableFromInline
     let parent: ShareObservable<Element>
     @usableFromInline
     let subject: ShareSubject<Element>
@@ -317,6 +321,7 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
         }
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func terminate(_ event: Event<Element>) {
         // Detach first, as RxSwift does: a subscriber that resubscribes from its

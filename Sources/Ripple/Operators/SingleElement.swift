@@ -95,6 +95,7 @@ final class SingleElementSink<Element>: Sink<Element>, @unchecked Sendable {
 
 @usableFromInline
 final class FirstSink<Element>: Sink<Element?>, @unchecked Sendable {
+    @_alwaysEmitIntoClient
     @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {

@@ -106,6 +106,7 @@ final class SkipTimeSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked) final var isOpen = AtomicCell<Bool>(false)
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {

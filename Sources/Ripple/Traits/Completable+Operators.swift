@@ -234,6 +234,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 extension Observable where Element == Swift.Never {
     /// This element-less sequence with another element type: its completion and
     /// its error pass through.
+    @_alwaysEmitIntoClient
     @usableFromInline
     func elementless<Other>(as type: Other.Type) -> Observable<Other> {
         let source = self

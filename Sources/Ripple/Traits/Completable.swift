@@ -46,6 +46,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         subscribe(observer, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe(_ observer: @escaping (CompletableEvent) -> Void, delivery: MainActorGate?) -> Disposable {
         primitiveSequence.asObservable().subscribe({ event in
@@ -92,6 +93,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         subscribe(onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe(
         onCompleted: (() -> Void)?,
@@ -149,6 +151,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         subscribe(with: object, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe<Object: AnyObject>(
         with object: Object,

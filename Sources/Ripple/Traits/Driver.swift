@@ -240,6 +240,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         drive(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func drive<Object: AnyObject>(
         with object: Object,
@@ -293,6 +294,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         drive(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func drive(
         onNext: ((Element) -> Void)?,

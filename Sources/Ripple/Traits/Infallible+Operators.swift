@@ -102,6 +102,7 @@ extension InfallibleType {
 
 extension ObservableType {
     /// `startWith` for an array of elements (what the variadic forms forward to).
+    @_alwaysEmitIntoClient
     @usableFromInline
     func prepending(_ elements: [Element]) -> Observable<Element> {
         let source = asObservable()

@@ -67,6 +67,7 @@ extension Infallible {
     /// An infallible sequence that reports `message` to
     /// ``Hooks/contractViolationHandler`` when subscribed and completes: what an
     /// invalid argument turns into, since an `Infallible` cannot carry the error.
+    @_alwaysEmitIntoClient
     @usableFromInline
     static func invalidArgument(_ message: String) -> Infallible<Element> {
         Infallible(reportingInvalidArgument("Infallible: \(message)"))
@@ -75,6 +76,7 @@ extension Infallible {
     /// `source` with any error reported to ``Hooks/contractViolationHandler`` and
     /// replaced by completion. For sources whose only possible error is an invalid
     /// argument (such as `range`).
+    @_alwaysEmitIntoClient
     @usableFromInline
     static func guarding(_ source: Observable<Element>, _ operation: String) -> Infallible<Element> {
         Infallible(source.catch { error in
@@ -86,6 +88,7 @@ extension Infallible {
 
 /// A sequence that reports `message` to ``Hooks/contractViolationHandler`` when
 /// subscribed, then completes: an invalid argument of a sequence that cannot fail.
+@_alwaysEmitIntoClient
 @usableFromInline
 func reportingInvalidArgument<Element>(_ message: String) -> Observable<Element> {
     Producer { observer in

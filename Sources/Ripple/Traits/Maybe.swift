@@ -49,6 +49,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         subscribe(observer, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         var reported = false
@@ -104,6 +105,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         subscribe(onSuccess: onSuccess, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe(
         onSuccess: ((Element) -> Void)?,
@@ -169,6 +171,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         )
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe<Object: AnyObject>(
         with object: Object,

@@ -623,6 +623,7 @@ extension SharedSequenceConvertibleType {
 extension SharedSequence {
     /// A sequence that reports `message` to ``Hooks/contractViolationHandler``
     /// when subscribed and completes: what an invalid argument turns into.
+    @_alwaysEmitIntoClient
     @usableFromInline
     static func invalidArgument(_ message: String) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: reportingInvalidArgument("SharedSequence: \(message)"))

@@ -64,6 +64,7 @@ public enum SharingScheduler {
 
     /// `true` while a mock is active (then the drive/emit family does not check
     /// that it runs on the main thread).
+    @usableFromInline
     static var isMocked: Bool {
         taskMock != nil || globalMocks.withLock { !$0.isEmpty }
     }

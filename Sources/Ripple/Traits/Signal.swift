@@ -226,6 +226,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         emit(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func emit<Object: AnyObject>(
         with object: Object,
@@ -279,6 +280,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         emit(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func emit(
         onNext: ((Element) -> Void)?,

@@ -50,6 +50,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         subscribe(observer, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void, delivery: MainActorGate?) -> Disposable {
         var reported = false
@@ -110,6 +111,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         subscribe(onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe(
         onSuccess: ((Element) -> Void)?,
@@ -198,6 +200,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         subscribe(with: object, onSuccess: onSuccess, onFailure: onFailure, onDisposed: onDisposed, delivery: nil)
     }
 
+    @_alwaysEmitIntoClient
     @usableFromInline
     func subscribe<Object: AnyObject>(
         with object: Object,

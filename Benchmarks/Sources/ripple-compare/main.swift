@@ -21,6 +21,11 @@ import Workloads
 //                                                                          # (Size.swift; RxSwift column with
 //                                                                          # RIPPLE_RXSWIFT_PATH)
 //   ... ripple-compare --check-size Benchmarks/size-baseline.json          # Ripple's sizes against the baseline
+//
+// With RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2 when the package is
+// built (`RIPPLE_RXSWIFT_PATH=/path/to/RxSwift swift run -c release --package-path
+// Benchmarks ripple-compare ...`), the workloads have RxSwift implementations too
+// (Workloads/RxSwiftWorkloads.swift), and the tables an RxSwift column.
 
 // Start a second thread before measuring anything. While a process has a single
 // thread, glibc skips the atomic instructions of `pthread_mutex_lock`/`unlock`
@@ -46,6 +51,10 @@ let only: Implementation? = value(of: "--implementation").map { name in
     guard let implementation = Implementation.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
         let names = Implementation.allCases.map(\.rawValue).joined(separator: ", ")
         FileHandle.standardError.write("--implementation takes one of \(names), not '\(name)'\n".data(using: .utf8)!)
+        exit(2)
+    }
+    if implementation == .rxSwift && !rxSwiftIsBuilt {
+        FileHandle.standardError.write("this build has no RxSwift implementations: build with RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2\n".data(using: .utf8)!)
         exit(2)
     }
     return implementation
@@ -146,8 +155,11 @@ var rows: [[String]] = []
 /// Workloads measured against a reference (collections), printed in a table of their own.
 var referenceRows: [[String]] = []
 let referenceHeader = ["workload", "unit", "Ripple", "reference", "reference÷Ripple", "Ripple allocs/op"]
+/// RxSwift's columns, last: only in a build with RIPPLE_RXSWIFT_PATH.
+let showsRxSwift = rxSwiftIsBuilt && (only.map { $0 == .rxSwift } ?? true)
 let header = ["workload", "unit", "Ripple", "OpenCombine", "AsyncStream", "floor",
               "OpenCombine÷Ripple", "Ripple÷floor", "Ripple allocs/op", "OpenCombine allocs/op"]
+    + (showsRxSwift ? ["RxSwift", "RxSwift÷Ripple", "RxSwift allocs/op"] : [])
 
 for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
     let operations = smoke ? Swift.max(1, workload.operations / 100) : workload.operations
@@ -174,7 +186,10 @@ for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? t
         ratio(ripple, openCombine),
         floor.flatMap { floor in ripple.map { String(format: "%.2f×", $0 / floor) } } ?? "—",
         format(measured[.ripple]?.mallocsPerOp), format(measured[.openCombine]?.mallocsPerOp),
-    ])
+    ] + (showsRxSwift ? [
+        format(measured[.rxSwift]?.nsPerOp), ratio(ripple, measured[.rxSwift]?.nsPerOp),
+        format(measured[.rxSwift]?.mallocsPerOp),
+    ] : []))
     FileHandle.standardError.write("measured \(workload.id)\n".data(using: .utf8)!)
 }
 

@@ -12,6 +12,8 @@ import Workloads
 //                                                                          # (for perf / callgrind)
 //   ... ripple-compare --instructions                                      # instructions and allocations
 //                                                                          # per op under callgrind
+//   ... ripple-compare --checksums                                         # each implementation's checksum
+//                                                                          # beside Ripple's (Checksums.swift)
 //   ... ripple-compare --check Benchmarks/instructions-baseline.json       # Ripple against the baseline
 //   ... ripple-compare --write-baseline Benchmarks/instructions-baseline.json
 //   ... ripple-compare --filter collection --cpu-time                      # thread CPU time, not wall
@@ -69,6 +71,10 @@ let cpuTime = arguments.contains("--cpu-time")
 // Instructions and allocations per operation under callgrind (Instructions.swift).
 if let index = arguments.firstIndex(of: "--run-once") {
     runOnce(Array(arguments[arguments.index(after: index)...].prefix(3)))
+}
+// Each implementation's checksum beside Ripple's (Checksums.swift).
+if arguments.contains("--checksums") {
+    runChecksumMode(filter: filter)
 }
 // Bytes per live subscription (Memory.swift).
 if arguments.contains("--memory") {

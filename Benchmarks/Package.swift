@@ -5,11 +5,14 @@ import PackageDescription
 // download benchmark dependencies.
 //
 // - `Workloads`: every workload, implemented for Ripple, OpenCombine, AsyncStream
-//   and as a hand-written loop (the floor).
+//   and as a hand-written loop (the floor); and for RxSwift, when the environment
+//   variable RIPPLE_RXSWIFT_PATH names a checkout of RxSwift 6.10.2 as the manifest
+//   is read (see `rxSwiftPath` below).
 // - `RippleBenchmarks`: the same workloads as ordo-one/benchmark benchmarks
 //   (`swift package benchmark`), for detailed statistics and regression checks.
 // - `ripple-compare`: one command that prints the side-by-side table and writes
-//   `.results/compare.json`. `ripple-compare --size` builds the programs of
+//   `.results/compare.json`; `ripple-compare --instructions` adds an RxSwift column
+//   when the package was built with RIPPLE_RXSWIFT_PATH. `ripple-compare --size` builds the programs of
 //   `SizePrograms/` in throwaway packages of their own, from clean and timed, against
 //   Ripple and, when RIPPLE_RXSWIFT_PATH names a checkout, against RxSwift.
 // - `size-operators`, `size-view-model`, `size-networking`: the same programs built
@@ -21,6 +24,16 @@ import PackageDescription
 //   AsyncHTTPClient half needs this package's trait `AsyncHTTPClient` (which enables
 //   Ripple's): `swift run -c release --package-path Benchmarks --traits AsyncHTTPClient
 //   ripple-http-stream`. Without it, nothing of SwiftNIO is resolved or built.
+
+/// A checkout of RxSwift 6.10.2, opt-in: with `RIPPLE_RXSWIFT_PATH=/path/to/RxSwift`
+/// in the environment of `swift build` / `swift run`, the package depends on it by
+/// path and `Workloads` gets its `RxSwift` library (the RxSwift implementations, in
+/// `RxSwiftWorkloads.swift`, are compiled under `#if canImport(RxSwift)`). Without
+/// the variable nothing of RxSwift is resolved or built, as in CI. Build with it in
+/// a scratch path of its own (`--scratch-path Benchmarks/.build-rx`): switching the
+/// variable changes the package graph.
+let rxSwiftPath = Context.environment["RIPPLE_RXSWIFT_PATH"].flatMap { $0.isEmpty ? nil : $0 }
+
 let package = Package(
     name: "RippleBenchmarks",
     platforms: [.macOS(.v15)],
@@ -35,7 +48,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
-    ],
+    ] + (rxSwiftPath.map { [.package(name: "RxSwift", path: $0)] } ?? []),
     targets: [
         .target(
             name: "Workloads",
@@ -44,7 +57,7 @@ let package = Package(
                 .product(name: "RippleCollections", package: "Ripple"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-            ]
+            ] + (rxSwiftPath == nil ? [] : [.product(name: "RxSwift", package: "RxSwift")])
         ),
         .executableTarget(
             name: "ripple-compare",

@@ -6,6 +6,8 @@ public enum Implementation: String, CaseIterable, Sendable {
     case openCombine = "OpenCombine"
     case asyncStream = "AsyncStream"
     case floor = "floor"
+    /// RxSwift 6.10.2: only in a build with RIPPLE_RXSWIFT_PATH (`rxSwiftIsBuilt`).
+    case rxSwift = "RxSwift"
     /// What a collections workload is measured against (the standard library's
     /// diff, a subject): they have a table of their own.
     case reference = "reference"
@@ -47,7 +49,7 @@ public struct Workload: Sendable {
 public typealias Setup = @Sendable (_ n: Int) -> () -> Int
 
 /// Every workload, in the order of the comparison table.
-public let allWorkloads: [Workload] = [
+public let allWorkloads: [Workload] = addingRxSwift(to: [
     hotChain,
     subjectSubscribe,
     subjectMainActorSubscribe,
@@ -60,7 +62,30 @@ public let allWorkloads: [Workload] = [
     + scalingWorkloads
     + [searchAsYouType]
     + collectionWorkloads
-    + recordingWorkloads
+    + recordingWorkloads)
+
+/// Whether this build has the RxSwift implementations (Package.swift: the package
+/// was built with RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift).
+public var rxSwiftIsBuilt: Bool { !rxSwiftImplementations.isEmpty }
+
+/// `workloads` with the RxSwift implementations of `RxSwiftWorkloads.swift`, by id
+/// (they live in a file of their own: it imports RxSwift, whose type names are
+/// Ripple's). Stops on an id that names no workload, so that a renamed workload
+/// cannot lose its RxSwift row silently.
+private func addingRxSwift(to workloads: [Workload]) -> [Workload] {
+    let ids = Set(workloads.map(\.id))
+    for id in rxSwiftImplementations.keys where !ids.contains(id) {
+        preconditionFailure("RxSwiftWorkloads.swift implements '\(id)', which is not a workload")
+    }
+    return workloads.map { workload in
+        guard let setup = rxSwiftImplementations[workload.id] else { return workload }
+        var implementations = workload.implementations
+        implementations[.rxSwift] = setup
+        return Workload(
+            id: workload.id, title: workload.title, unit: workload.unit, operations: workload.operations,
+            instructionScale: workload.instructionScale, implementations: implementations)
+    }
+}
 
 /// A value the optimiser must assume is used.
 @inline(never)

@@ -8,6 +8,11 @@ import Workloads
 //   ripple-compare --instructions --check Benchmarks/instructions-baseline.json
 //   ripple-compare --instructions --write-baseline Benchmarks/instructions-baseline.json
 //
+// Built with RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2 (Package.swift:
+// `RIPPLE_RXSWIFT_PATH=/path/to/RxSwift swift run -c release --package-path Benchmarks
+// ripple-compare --instructions`), the table has RxSwift's columns too; a check or a
+// baseline counts Ripple alone either way.
+//
 // Each workload runs in a child process (`--run-once ID IMPLEMENTATION N`) under
 // `valgrind --tool=callgrind`, collecting only inside `callgrindMeasuredRegion`,
 // at two sizes; the difference of the two counts divided by the difference of the
@@ -187,9 +192,13 @@ func runInstructionMode(
 ) -> Never {
     // A baseline is Ripple's alone. AsyncStream is left out: its work runs in tasks
     // on other threads, which callgrind does not count (it measured ~0 per op).
+    // RxSwift is measured when this build has it (RIPPLE_RXSWIFT_PATH, Package.swift).
     let implementations = (check != nil || writeBaseline != nil) ? [.ripple] : Implementation.allCases.filter { implementation in
         implementation != .asyncStream && (only.map { $0 == implementation } ?? true)
     }
+    // RxSwift's columns: only in a build with RIPPLE_RXSWIFT_PATH, and not in a
+    // check or baseline run (Ripple's alone), whose table stays as it was.
+    let showsRxSwift = rxSwiftIsBuilt && implementations.contains(.rxSwift)
     var results: [String: [String: InstructionMeasurement]] = [:]
     var rows: [[String]] = []
     for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
@@ -209,11 +218,15 @@ func runInstructionMode(
             formatCount(ripple), formatCount(openCombine), formatCount(measured[.floor]?.instructionsPerOp),
             ratio(ripple, openCombine),
             formatCount(measured[.ripple]?.mallocsPerOp), formatCount(peer?.mallocsPerOp),
-        ])
+        ] + (showsRxSwift ? [
+            formatCount(measured[.rxSwift]?.instructionsPerOp), ratio(ripple, measured[.rxSwift]?.instructionsPerOp),
+            formatCount(measured[.rxSwift]?.mallocsPerOp),
+        ] : []))
         FileHandle.standardError.write("counted \(workload.id)\n".data(using: .utf8)!)
     }
     let header = ["workload", "unit", "Ripple", "OpenCombine (or reference)", "floor",
                   "OpenCombine (or reference) ÷ Ripple", "Ripple allocs/op", "OpenCombine (or reference) allocs/op"]
+        + (showsRxSwift ? ["RxSwift", "RxSwift ÷ Ripple", "RxSwift allocs/op"] : [])
     print("| " + header.joined(separator: " | ") + " |")
     print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
     for row in rows { print("| " + row.joined(separator: " | ") + " |") }

@@ -12,6 +12,8 @@ import Workloads
 //                                                                          # (for perf / callgrind)
 //   ... ripple-compare --instructions                                      # instructions and allocations
 //                                                                          # per op under callgrind
+//   ... ripple-compare --checksums                                         # each implementation's checksum
+//                                                                          # beside Ripple's (Checksums.swift)
 //   ... ripple-compare --check Benchmarks/instructions-baseline.json       # Ripple against the baseline
 //   ... ripple-compare --write-baseline Benchmarks/instructions-baseline.json
 //   ... ripple-compare --filter collection --cpu-time                      # thread CPU time, not wall
@@ -21,6 +23,11 @@ import Workloads
 //                                                                          # (Size.swift; RxSwift column with
 //                                                                          # RIPPLE_RXSWIFT_PATH)
 //   ... ripple-compare --check-size Benchmarks/size-baseline.json          # Ripple's sizes against the baseline
+//
+// With RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2 when the package is
+// built (`RIPPLE_RXSWIFT_PATH=/path/to/RxSwift swift run -c release --package-path
+// Benchmarks ripple-compare ...`), the workloads have RxSwift implementations too
+// (Workloads/RxSwiftWorkloads.swift), and the tables an RxSwift column.
 
 // Start a second thread before measuring anything. While a process has a single
 // thread, glibc skips the atomic instructions of `pthread_mutex_lock`/`unlock`
@@ -48,6 +55,10 @@ let only: Implementation? = value(of: "--implementation").map { name in
         FileHandle.standardError.write("--implementation takes one of \(names), not '\(name)'\n".data(using: .utf8)!)
         exit(2)
     }
+    if implementation == .rxSwift && !rxSwiftIsBuilt {
+        FileHandle.standardError.write("this build has no RxSwift implementations: build with RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2\n".data(using: .utf8)!)
+        exit(2)
+    }
     return implementation
 }
 let samples = smoke ? 1 : 7
@@ -60,6 +71,10 @@ let cpuTime = arguments.contains("--cpu-time")
 // Instructions and allocations per operation under callgrind (Instructions.swift).
 if let index = arguments.firstIndex(of: "--run-once") {
     runOnce(Array(arguments[arguments.index(after: index)...].prefix(3)))
+}
+// Each implementation's checksum beside Ripple's (Checksums.swift).
+if arguments.contains("--checksums") {
+    runChecksumMode(filter: filter)
 }
 // Bytes per live subscription (Memory.swift).
 if arguments.contains("--memory") {
@@ -146,8 +161,11 @@ var rows: [[String]] = []
 /// Workloads measured against a reference (collections), printed in a table of their own.
 var referenceRows: [[String]] = []
 let referenceHeader = ["workload", "unit", "Ripple", "reference", "reference÷Ripple", "Ripple allocs/op"]
+/// RxSwift's columns, last: only in a build with RIPPLE_RXSWIFT_PATH.
+let showsRxSwift = rxSwiftIsBuilt && (only.map { $0 == .rxSwift } ?? true)
 let header = ["workload", "unit", "Ripple", "OpenCombine", "AsyncStream", "floor",
               "OpenCombine÷Ripple", "Ripple÷floor", "Ripple allocs/op", "OpenCombine allocs/op"]
+    + (showsRxSwift ? ["RxSwift", "RxSwift÷Ripple", "RxSwift allocs/op"] : [])
 
 for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
     let operations = smoke ? Swift.max(1, workload.operations / 100) : workload.operations
@@ -174,7 +192,10 @@ for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? t
         ratio(ripple, openCombine),
         floor.flatMap { floor in ripple.map { String(format: "%.2f×", $0 / floor) } } ?? "—",
         format(measured[.ripple]?.mallocsPerOp), format(measured[.openCombine]?.mallocsPerOp),
-    ])
+    ] + (showsRxSwift ? [
+        format(measured[.rxSwift]?.nsPerOp), ratio(ripple, measured[.rxSwift]?.nsPerOp),
+        format(measured[.rxSwift]?.mallocsPerOp),
+    ] : []))
     FileHandle.standardError.write("measured \(workload.id)\n".data(using: .utf8)!)
 }
 

@@ -63,7 +63,7 @@ struct AtomicCell<Value: AtomicCellValue> {
     @usableFromInline
     var bits: UInt64
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(_ value: Value) {
         bits = value.atomicBits
     }

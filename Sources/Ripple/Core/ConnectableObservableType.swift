@@ -37,12 +37,12 @@ public protocol ConnectableObservableType: ObservableType {
 /// published.connect().disposed(by: bag)      // the source starts here
 /// ```
 public class ConnectableObservable<Element>: Observable<Element>, ConnectableObservableType, @unchecked Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     override init() {
         super.init()
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(site: SiteLiteral) {
         super.init(site: site)
     }

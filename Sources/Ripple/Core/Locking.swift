@@ -26,7 +26,7 @@ final class PlatformLock: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {
         #if canImport(Darwin)
         pointer = .allocate(capacity: 1)
@@ -92,7 +92,7 @@ package final class LockedState<State>: @unchecked Sendable {
     @exclusivity(unchecked)
     var state: State
 
-    @inlinable
+    @_alwaysEmitIntoClient
     package init(_ state: State) {
         self.state = state
     }
@@ -116,7 +116,7 @@ struct Bag<Element> {
     @usableFromInline var nextKey: UInt64 = 0
     @usableFromInline var tombstones = 0
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 
     /// The number of live entries.
@@ -203,7 +203,7 @@ public struct BagKey: Hashable, Sendable {
     @usableFromInline
     let rawValue: UInt64
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(rawValue: UInt64) {
         self.rawValue = rawValue
     }

@@ -28,7 +28,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     @usableFromInline
     final let siteName: UnsafeRawPointer?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {
         kind = .none
         siteCapture = 0
@@ -36,7 +36,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
         Resources.incrementTotal()
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(kind: ObservableKind = .none, site: SiteLiteral) {
         self.kind = kind
         siteCapture = site.capture
@@ -181,7 +181,7 @@ enum InnerSource<Element> {
     case pipeline(Pipeline<Element>)
     case subscribe
 
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     init(_ source: Observable<Element>) {
         switch source.kind {
@@ -234,7 +234,7 @@ class HandlersProducer<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeObserver: (HandlersProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(
         kind: ObservableKind = .handlers,
         site: SiteLiteral = .none,
@@ -261,7 +261,7 @@ final class Producer<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(site: SiteLiteral = .none, _ subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
         self.subscribeHandler = subscribeHandler
         super.init(site: site)
@@ -289,7 +289,7 @@ final class ClosureSubscription: SubscriptionBase, @unchecked Sendable {
     @usableFromInline
     let callStack: [String]?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(onDisposed: (() -> Void)?, callStack: [String]? = nil) {
         self.onDisposed = onDisposed
         self.callStack = callStack

@@ -63,7 +63,7 @@ public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
     /// Creates an observer that hands every event to `eventHandler` (Swift 5
     /// language mode: `eventHandler` runs where the events arrive, as in RxSwift).
     @available(swift, obsoleted: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public init(eventHandler: @escaping EventHandler) {
         self.observer = eventHandler
     }
@@ -78,7 +78,7 @@ public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
     ///   code and background events" in the Swift concurrency guide). Created in
     ///   nonisolated code (every operator's observer), it costs nothing more.
     @available(swift, introduced: 6)
-    @inlinable
+    @_alwaysEmitIntoClient
     public init(eventHandler: @escaping EventHandler, isolation: (any Actor)? = #isolation) {
         if let gate = MainActorGate.forSubscriber(isolation, "AnyObserver.init(eventHandler:)") {
             self.observer = gate.handler(eventHandler)
@@ -88,7 +88,7 @@ public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
     }
 
     /// Wraps `observer`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
         if let erased = observer as? AnyObserver<Element> {
             self = erased

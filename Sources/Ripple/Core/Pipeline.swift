@@ -145,7 +145,7 @@ struct PipelineContext {
     @usableFromInline
     let sink: Unmanaged<PipelineSinkCore>?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(state: UnsafeMutableRawPointer, sink: Unmanaged<PipelineSinkCore>?) {
         self.state = state
         self.sink = sink
@@ -212,7 +212,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     @usableFromInline
     let sourceIsJust: Bool
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(
         pull: @escaping (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>,
         prepareStates: @escaping (Pipeline<Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
@@ -363,7 +363,7 @@ struct PipelineRun<Output> {
     @usableFromInline
     var error: Swift.Error?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 
     @_alwaysEmitIntoClient
@@ -432,7 +432,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// operators lost their `file:line:` parameters, and its owned arguments
     /// cost a retain each (`build-8-literals`: 7 965 -> 7 659 instructions per
     /// chain with it).
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     init(
         _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral,
@@ -794,7 +794,7 @@ class PipelineSinkCore: SubscriptionBase, @unchecked Sendable {
     @exclusivity(unchecked)
     final var first: Unmanaged<AnyObject>?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(state: UnsafeMutableRawPointer, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
         self.state = state
         self.receive = receive
@@ -830,7 +830,7 @@ where Downstream.Element == Output {
     @usableFromInline
     let downstream: Downstream
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(tail: Pipeline<Output>, downstream: Downstream, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
         self.tail = tail
         unretainedTail = Unmanaged.passUnretained(tail)

@@ -7,12 +7,12 @@ struct RingBuffer<Element> {
     @usableFromInline var head = 0
     @usableFromInline var count = 0
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {
         storage = []
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(capacity: Int) {
         storage = ContiguousArray(repeating: nil, count: Swift.max(capacity, 0))
     }

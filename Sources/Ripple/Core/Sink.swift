@@ -25,7 +25,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     @exclusivity(unchecked)
     final var upstream: SubscriptionBase?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {
         Resources.incrementTotal()
     }
@@ -125,7 +125,7 @@ class Sink<Output>: SubscriptionBase, @unchecked Sendable {
     @usableFromInline
     let observer: AnyObserver<Output>
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(observer: AnyObserver<Output>) {
         self.observer = observer
         super.init()
@@ -221,7 +221,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         /// ``ErrorTraces``): another thread may be the one that delivers it.
         @usableFromInline var errorTrail: ErrorTraces.Trail?
 
-        @inlinable
+        @_alwaysEmitIntoClient
         init() {}
 
         /// Queues an element.
@@ -275,7 +275,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         /// the events of threads whose waits ran out.
         @usableFromInline var endingProgress = 0
 
-        @inlinable
+        @_alwaysEmitIntoClient
         init(state: State) {
             self.state = state
         }
@@ -291,7 +291,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     @exclusivity(unchecked)
     final var shared: Shared
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(state: State, observer: AnyObserver<Output>) {
         shared = Shared(state: state)
         super.init(observer: observer)

@@ -252,7 +252,7 @@ struct SubscribeHandlers<Element> {
     @usableFromInline
     let onCompleted: (() -> Void)?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(
         subscription: ClosureSubscription,
         onNext: ((Element) -> Void)?,

@@ -37,7 +37,7 @@ final class CheckpointObservable<Element>: Observable<Element>, @unchecked Senda
     @usableFromInline
     let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(description: String, site: SiteLiteral, subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
         self.description = description
         self.subscribeHandler = subscribeHandler
@@ -59,7 +59,7 @@ final class CheckpointSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
     let site: SiteLiteral
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(description: String, site: SiteLiteral, observer: AnyObserver<Element>) {
         self.description = description
         self.site = site

@@ -43,7 +43,7 @@ final class NamedObservable<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(name: String, site: SiteLiteral, subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
         self.name = name
         self.subscribeHandler = subscribeHandler
@@ -72,7 +72,7 @@ final class NamedSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
     let scopes: [NamedSubscriptionScope]
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(name: String, observer: AnyObserver<Element>) {
         self.name = name
         self.id = NamedStreams.nextSubscriptionID()

@@ -64,7 +64,7 @@ struct SiteLiteral: @unchecked Sendable {
     @_alwaysEmitIntoClient
     static var none: SiteLiteral { SiteLiteral(name: nil, capture: 0) }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(name: UnsafeRawPointer?, capture: UInt32) {
         self.name = name
         self.capture = capture
@@ -73,14 +73,14 @@ struct SiteLiteral: @unchecked Sendable {
     /// The site of the operator `name`, applied by the caller: with the call's
     /// place while subscriptions are recorded (one relaxed load and a branch
     /// when they are not).
-    @inlinable
+    @_alwaysEmitIntoClient
     init(_ name: StaticString) {
         self.name = name.hasPointerRepresentation ? UnsafeRawPointer(name.utf8Start) : nil
         self.capture = SubscriptionRecorder.isRecording ? OperatorSites.capture() : 0
     }
 
     /// A name without a place: what a relay calls the subject inside it.
-    @inlinable
+    @_alwaysEmitIntoClient
     init(label name: StaticString) {
         self.name = name.hasPointerRepresentation ? UnsafeRawPointer(name.utf8Start) : nil
         self.capture = 0
@@ -89,7 +89,7 @@ struct SiteLiteral: @unchecked Sendable {
     /// The site of the operator `name`, its place captured whether or not
     /// subscriptions are recorded: for `checkpoint(_:)`, which exists to say
     /// where it was written.
-    @inlinable
+    @_alwaysEmitIntoClient
     init(alwaysCapturing name: StaticString) {
         self.name = name.hasPointerRepresentation ? UnsafeRawPointer(name.utf8Start) : nil
         self.capture = OperatorSites.capture()

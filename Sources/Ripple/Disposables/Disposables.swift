@@ -52,7 +52,7 @@ struct NopDisposable: Disposable, Sendable {
     @usableFromInline
     static let noOp: any Disposable & Sendable = NopDisposable()
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 
     @_alwaysEmitIntoClient

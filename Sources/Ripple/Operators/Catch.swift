@@ -75,7 +75,7 @@ struct CatchAndReturnStep<Element>: PipelineStep {
     @usableFromInline
     let element: Element
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(element: Element) {
         self.element = element
     }
@@ -100,7 +100,7 @@ struct CatchOperator<Element> {
     @usableFromInline
     let handler: (Swift.Error) throws -> Observable<Element>
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(source: Observable<Element>, handler: @escaping (Swift.Error) throws -> Observable<Element>) {
         self.source = source
         self.handler = handler
@@ -133,7 +133,7 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
     @exclusivity(unchecked)
     final var replacementSubscription: SubscriptionBase?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(parameters: CatchOperator<Element>, observer: AnyObserver<Element>) {
         self.parameters = parameters
         super.init(observer: observer)

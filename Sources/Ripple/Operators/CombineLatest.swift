@@ -84,7 +84,7 @@ struct CombineLatestState<Values> {
     /// A terminal event has been put in the outbox.
     @usableFromInline var terminated = false
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(values: Values, arity: Int) {
         self.values = values
         hasValue = Array(repeating: false, count: arity)
@@ -109,7 +109,7 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
     @usableFromInline let snapshot: (Values) -> Snapshot
     @usableFromInline let subscriptions = CompositeDisposable()
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(arity: Int, values: Values, snapshot: @escaping (Values) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.arity = arity
         self.snapshot = snapshot

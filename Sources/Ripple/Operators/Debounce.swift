@@ -59,7 +59,7 @@ struct DebounceState<Element> {
     @usableFromInline var id: UInt64 = 0
     @usableFromInline var pending: Element?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 }
 
@@ -68,7 +68,7 @@ final class DebounceSink<Element>: SerializingSink<DebounceState<Element>, Eleme
     @usableFromInline
     let timer = SerialDisposable()
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>) {
         super.init(state: DebounceState(), observer: observer)
     }

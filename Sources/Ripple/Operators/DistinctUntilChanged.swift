@@ -92,7 +92,7 @@ struct DistinctUntilChangedStep<Element, Key>: PipelineStep {
     @usableFromInline
     let comparer: (Key, Key) throws -> Bool
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool) {
         self.keySelector = keySelector
         self.comparer = comparer

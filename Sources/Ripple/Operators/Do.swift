@@ -55,7 +55,7 @@ struct DoHandlers<Element> {
     @usableFromInline let afterCompleted: (() throws -> Void)?
     @usableFromInline let onDispose: (() -> Void)?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(
         onNext: ((Element) throws -> Void)?, afterNext: ((Element) throws -> Void)?,
         onError: ((Swift.Error) throws -> Void)?, afterError: ((Swift.Error) throws -> Void)?,
@@ -85,7 +85,7 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked) final var phase = AtomicCell<Int>(0)
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(handlers: DoHandlers<Element>, observer: AnyObserver<Element>) {
         self.handlers = handlers
         super.init(observer: observer)

@@ -25,7 +25,7 @@ struct ElementAtStep<Element>: PipelineStep {
     @usableFromInline
     let index: Int
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(index: Int) {
         self.index = index
     }

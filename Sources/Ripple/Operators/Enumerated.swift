@@ -18,7 +18,7 @@ extension ObservableType {
 /// The step of `enumerated` (see ``PipelineStep``): its state is the next index.
 @usableFromInline
 struct EnumeratedStep<Element>: PipelineStep {
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 
     @_alwaysEmitIntoClient

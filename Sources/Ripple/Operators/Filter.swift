@@ -102,7 +102,7 @@ struct FilterStep<Element>: PipelineStep {
     @usableFromInline
     let predicate: (Element) throws -> Bool
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(predicate: @escaping (Element) throws -> Bool) {
         self.predicate = predicate
     }

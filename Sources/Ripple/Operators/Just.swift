@@ -118,7 +118,7 @@ class ValueProducer<Element, Value>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
     let subscribeHandler: (Value, AnyObserver<Element>) -> SubscriptionBase?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(
         _ value: Value, kind: ObservableKind = .none, site: SiteLiteral = .none,
         _ subscribeHandler: @escaping (Value, AnyObserver<Element>) -> SubscriptionBase?

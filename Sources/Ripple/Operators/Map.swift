@@ -49,7 +49,7 @@ struct MapStep<Input, Output>: PipelineStep {
     @usableFromInline
     let transform: (Input) throws -> Output
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(transform: @escaping (Input) throws -> Output) {
         self.transform = transform
     }
@@ -66,7 +66,7 @@ struct CompactMapStep<Input, Output>: PipelineStep {
     @usableFromInline
     let transform: (Input) throws -> Output?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(transform: @escaping (Input) throws -> Output?) {
         self.transform = transform
     }

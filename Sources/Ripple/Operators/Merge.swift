@@ -164,7 +164,7 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
     @exclusivity(unchecked)
     var isLinked = false
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(handler: @escaping (Event<Element>, CombiningSubscription<Element>) -> Void) {
         self.handler = handler
         super.init()
@@ -211,7 +211,7 @@ struct InnerList<Element> {
     /// and ``remove(_:)`` must not touch them.
     @usableFromInline var isDetached = false
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 
     @_alwaysEmitIntoClient
@@ -296,7 +296,7 @@ struct MergeState<Element> {
     /// not registered.
     @usableFromInline var inners = InnerList<Element>()
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 
     /// Frees the slot of an inner sequence that completed: completes the stream
@@ -367,7 +367,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
     @usableFromInline let maxConcurrent: Int
     @usableFromInline let selector: (SourceElement) throws -> Observable<Element>
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(mode: Mode, selector: @escaping (SourceElement) throws -> Observable<Element>, observer: AnyObserver<Element>) {
         self.mode = mode
         if case .limited(let limit) = mode {

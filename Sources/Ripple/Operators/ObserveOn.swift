@@ -92,7 +92,7 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
         /// the scheduler's thread with the error.
         @usableFromInline var errorTrail: ErrorTraces.Trail?
 
-        @inlinable
+        @_alwaysEmitIntoClient
         init() {}
     }
 
@@ -107,7 +107,7 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
     @exclusivity(unchecked)
     final var batch = RingBuffer<Event<Element>>()
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(scheduler: ImmediateSchedulerType, observer: AnyObserver<Element>) {
         self.scheduler = scheduler
         self.batches = observeOnBatchesEvents(on: scheduler)

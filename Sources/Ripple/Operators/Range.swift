@@ -50,7 +50,7 @@ final class RangeSink<Element: RxAbstractInteger>: Sink<Element>, @unchecked Sen
     @usableFromInline
     let count: Element
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>, start: Element, count: Element) {
         self.start = start
         self.count = count

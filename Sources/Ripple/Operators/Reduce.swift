@@ -44,7 +44,7 @@ final class ReduceSink<Element, Accumulate, Result>: Sink<Result>, @unchecked Se
     @usableFromInline
     let mapResult: (Accumulate) throws -> Result
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(
         seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
         mapResult: @escaping (Accumulate) throws -> Result, observer: AnyObserver<Result>

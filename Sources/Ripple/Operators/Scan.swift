@@ -48,7 +48,7 @@ struct ScanStep<Element, Accumulate>: PipelineStep {
     @usableFromInline
     let accumulator: Accumulator
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(seed: Accumulate, accumulator: Accumulator) {
         self.seed = seed
         self.accumulator = accumulator

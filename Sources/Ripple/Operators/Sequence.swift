@@ -92,7 +92,7 @@ final class TrampolineEmitterSink<Element, State>: Sink<Element>, @unchecked Sen
     @usableFromInline
     let step: (inout State) -> Event<Element>
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>, state: State, step: @escaping (inout State) -> Event<Element>) {
         self.emitterState = state
         self.step = step

@@ -97,7 +97,7 @@ struct ShareSubject<Element>: @unchecked Sendable {
     @usableFromInline let observable: SubjectBase<Element>
     @usableFromInline let observer: AnyObserver<Element>
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(observable: SubjectBase<Element>, observer: AnyObserver<Element>) {
         self.observable = observable
         self.observer = observer

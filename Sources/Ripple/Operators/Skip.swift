@@ -23,7 +23,7 @@ struct SkipStep<Element>: PipelineStep {
     @usableFromInline
     let count: Int
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(count: Int) {
         self.count = count
     }

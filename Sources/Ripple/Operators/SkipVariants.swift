@@ -132,7 +132,7 @@ struct SkipWhileStep<Element>: PipelineStep {
     @usableFromInline
     let predicate: (Element) throws -> Bool
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(predicate: @escaping (Element) throws -> Bool) {
         self.predicate = predicate
     }

@@ -39,7 +39,7 @@ struct SwitchState<Element> {
     /// `disposeResources()` ran: no new inner subscription is made.
     @usableFromInline var isReleased = false
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 }
 
@@ -53,7 +53,7 @@ struct SwitchState<Element> {
 final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Element>, Element>, @unchecked Sendable {
     @usableFromInline let selector: (SourceElement) throws -> Observable<Element>
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(selector: @escaping (SourceElement) throws -> Observable<Element>, observer: AnyObserver<Element>) {
         self.selector = selector
         super.init(state: SwitchState(), observer: observer)

@@ -25,7 +25,7 @@ struct TakeStep<Element>: PipelineStep {
     @usableFromInline
     let count: Int
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(count: Int) {
         self.count = count
     }

@@ -194,7 +194,7 @@ struct TakeUntilPredicateStep<Element>: PipelineStep {
     @usableFromInline
     let inclusive: Bool
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(predicate: @escaping (Element) throws -> Bool, stopsWhen: Bool, inclusive: Bool) {
         self.predicate = predicate
         self.stopsWhen = stopsWhen

@@ -70,7 +70,7 @@ struct WithLatestFromState<Second> {
     /// A terminal event has been put in the outbox.
     @usableFromInline var terminated = false
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 }
 
@@ -79,7 +79,7 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
     @usableFromInline let snapshot: (First, Second) -> Snapshot
     @usableFromInline let secondSubscription = SingleAssignmentDisposable()
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(snapshot: @escaping (First, Second) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.snapshot = snapshot
         super.init(state: WithLatestFromState(), observer: observer)

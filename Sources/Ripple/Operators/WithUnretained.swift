@@ -46,7 +46,7 @@ struct WithUnretainedStep<Object: AnyObject, Element, Out>: PipelineStep {
     @usableFromInline
     let resultSelector: (Object, Element) -> Out
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(object: Object, resultSelector: @escaping (Object, Element) -> Out) {
         self.object = object
         self.resultSelector = resultSelector

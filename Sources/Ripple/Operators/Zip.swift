@@ -94,7 +94,7 @@ struct ZipState<Buffers> {
     /// A terminal event has been put in the outbox.
     @usableFromInline var terminated = false
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(buffers: Buffers, arity: Int) {
         self.buffers = buffers
         counts = Array(repeating: 0, count: arity)
@@ -127,7 +127,7 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
     @usableFromInline let dequeue: (inout Buffers) -> Snapshot
     @usableFromInline let subscriptions = CompositeDisposable()
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(
         arity: Int, buffers: Buffers, rule: CompletionRule, dequeue: @escaping (inout Buffers) -> Snapshot,
         observer: AnyObserver<Snapshot>

@@ -10,7 +10,7 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
     @usableFromInline
     var value: Value
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(_ value: Value) {
         self.value = value
     }

@@ -27,7 +27,7 @@ struct TrampolineState {
     /// is drawn as an edge into it (see ``SubscriptionRecorder``).
     @usableFromInline var graphContext: UnsafeMutableRawPointer?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init() {}
 }
 

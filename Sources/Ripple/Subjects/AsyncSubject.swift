@@ -19,7 +19,7 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
     final var lastElement: Element?
 
     /// Creates a subject.
-    @inlinable
+    @_alwaysEmitIntoClient
     public override init() {
         super.init()
     }

@@ -19,7 +19,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
         @usableFromInline var error: Swift.Error?
         @usableFromInline var isDisposed = false
 
-        @inlinable
+        @_alwaysEmitIntoClient
         init(value: Element?) {
             self.value = value
         }
@@ -30,7 +30,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     let snapshot: LockedState<Snapshot>
 
     /// Creates a subject whose current value is `value`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init(value: Element) {
         snapshot = LockedState(Snapshot(value: value))
         super.init()

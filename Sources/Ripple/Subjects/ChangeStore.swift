@@ -51,7 +51,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
         /// only used to spare it the back-pressure of ``throttle()``).
         @usableFromInline var deliverer: UInt = 0
 
-        @inlinable
+        @_alwaysEmitIntoClient
         init(value: Value) {
             self.value = value
         }
@@ -93,7 +93,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     let makeInitial: (Value) -> Change
 
-    @inlinable
+    @_alwaysEmitIntoClient
     package init(_ value: Value, typeName: String, makeInitial: @escaping (Value) -> Change) {
         state = LockedState(State(value: value))
         self.typeName = typeName
@@ -470,7 +470,7 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     @usableFromInline
     var backlog: [Change] = []
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init<Value>(observer: AnyObserver<Change>?, handlers: SubscribeHandlers<Change>?, store: ChangeStore<Value, Change>) {
         self.observer = observer
         self.onNext = handlers?.onNext

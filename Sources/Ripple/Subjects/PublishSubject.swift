@@ -17,7 +17,7 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
     public typealias SubjectObserverType = PublishSubject<Element>
 
     /// Creates a subject with no observers.
-    @inlinable
+    @_alwaysEmitIntoClient
     public override init() {
         super.init()
     }

@@ -32,13 +32,13 @@ final class ObserverBox<Element> {
     @usableFromInline
     let handlers: SubscribeHandlers<Element>?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(_ observer: AnyObserver<Element>) {
         self.observer = observer
         self.handlers = nil
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(_ handlers: SubscribeHandlers<Element>) {
         self.observer = nil
         self.handlers = handlers
@@ -75,14 +75,14 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
     @exclusivity(unchecked)
     final var key: BagKey?
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>, subject: SubjectBase<Element>) {
         self.observerBox = Unmanaged.passRetained(ObserverBox(observer))
         self.subject = subject
         super.init()
     }
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(box: ObserverBox<Element>, subject: SubjectBase<Element>) {
         self.observerBox = Unmanaged.passRetained(box)
         self.subject = subject
@@ -254,7 +254,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @exclusivity(unchecked)
     final var graphLabel: SiteLiteral = .none
 
-    @inlinable
+    @_alwaysEmitIntoClient
     override init() {
         super.init(kind: .subject, site: .none)
     }
@@ -739,7 +739,7 @@ struct DeliveryTurn {
     @usableFromInline
     var isEnding = false
 
-    @inlinable
+    @_alwaysEmitIntoClient
     init(deliverer: UInt, progress: UnsafeMutablePointer<AtomicCell<Int>>) {
         self.deliverer = deliverer
         performed = AtomicCell.load(progress, ordering: .relaxed)

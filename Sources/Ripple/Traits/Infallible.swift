@@ -43,7 +43,7 @@ public struct Infallible<Element>: InfallibleType, @unchecked Sendable {
     let source: Observable<Element>
 
     /// Wraps `source`, which must never send `.error`.
-    @inlinable
+    @_alwaysEmitIntoClient
     init(_ source: Observable<Element>) {
         self.source = source
     }

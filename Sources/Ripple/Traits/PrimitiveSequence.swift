@@ -9,7 +9,7 @@ public struct PrimitiveSequence<Trait, Element>: @unchecked Sendable {
     let source: Observable<Element>
 
     /// Wraps `source`, which must respect the trait's shape.
-    @inlinable
+    @_alwaysEmitIntoClient
     init(raw source: Observable<Element>) {
         self.source = source
     }

@@ -55,11 +55,13 @@ extension APIClient {
     /// ```
     /// send(r):   ------(Response|)
     /// ```
+    @_alwaysEmitIntoClient
     public func send<R: Request>(_ request: R) -> Single<R.Response> {
         session.response(for: configured(request))
     }
 
     /// `request` with this client's base URL and header fields applied.
+    @_alwaysEmitIntoClient
     public func configured<R: Request>(_ request: R) -> ConfiguredRequest<R> {
         ConfiguredRequest(request, baseURL: baseURL, headerFields: headerFields)
     }
@@ -108,11 +110,13 @@ public struct ConfiguredRequest<Base: Request>: Request {
     public var decodingKeyPath: String? { base.decodingKeyPath }
 
     /// The wrapped request's.
+    @_alwaysEmitIntoClient
     public func intercept(_ urlRequest: URLRequest) throws -> URLRequest {
         try base.intercept(urlRequest)
     }
 
     /// The wrapped request's.
+    @_alwaysEmitIntoClient
     public func response(from response: HTTPResponse) throws -> Base.Response {
         try base.response(from: response)
     }

@@ -31,6 +31,7 @@ public enum HTTPBody: Sendable {
     ///
     /// - Throws: ``HTTPError/invalidRequest(_:)`` when the parameters or the
     ///   value cannot be encoded (non-finite numbers, an encoder error).
+    @_alwaysEmitIntoClient
     public func encoded() throws -> (data: Data, contentType: String)? {
         switch self {
         case .none:

@@ -17,6 +17,7 @@ extension HTTPClient {
     /// started:                       ----^
     /// send(r, timeout: 5, s):        ----·····5 s·····#(transport .timedOut)
     /// ```
+    @_alwaysEmitIntoClient
     public func send(_ request: URLRequest, timeout: RxTimeInterval, scheduler: SchedulerType) -> Single<HTTPResponse> {
         guard let seconds = timeout.seconds else {
             return .error(HTTPError.invalidRequest("the timeout must be positive (got \(timeout))"))
@@ -41,6 +42,7 @@ extension HTTPClient {
 /// response and the expiry wins, the other is disposed, the observer hears
 /// once. (Written out rather than composed from `merge` and `take(1)`: three
 /// operators and a subject per request to express one race.)
+@usableFromInline
 final class TimedAttempt: @unchecked Sendable {
     private let lock = NSLock()
     private var observer: ((SingleEvent<HTTPResponse>) -> Void)?
@@ -48,11 +50,13 @@ final class TimedAttempt: @unchecked Sendable {
     private var subscription: Disposable?
     private var done = false
 
+    @usableFromInline
     init(_ observer: @escaping (SingleEvent<HTTPResponse>) -> Void) {
         self.observer = observer
     }
 
     /// The request was handed over: `timer` runs the expiry.
+    @usableFromInline
     func started(_ timer: Disposable) {
         lock.lock()
         if done {
@@ -65,6 +69,7 @@ final class TimedAttempt: @unchecked Sendable {
     }
 
     /// The request's subscription (an expiry or a dispose may have come first).
+    @usableFromInline
     func subscribed(_ subscription: Disposable) {
         lock.lock()
         if done {
@@ -77,6 +82,7 @@ final class TimedAttempt: @unchecked Sendable {
     }
 
     /// The response or the client's error.
+    @usableFromInline
     func finish(_ event: SingleEvent<HTTPResponse>) {
         guard let (observer, timer, _) = end() else { return }
         timer?.dispose()
@@ -85,12 +91,14 @@ final class TimedAttempt: @unchecked Sendable {
 
     /// The timeout: the request is cancelled and the observer hears
     /// `URLError(.timedOut)`.
+    @usableFromInline
     func expire() {
         guard let (observer, _, subscription) = end() else { return }
         subscription?.dispose()
         observer(.failure(HTTPError.transport(URLError(.timedOut))))
     }
 
+    @usableFromInline
     func dispose() {
         guard let (_, timer, subscription) = end() else { return }
         timer?.dispose()

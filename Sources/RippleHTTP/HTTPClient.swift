@@ -70,6 +70,7 @@ public protocol HTTPClient: Sendable {
 
 extension HTTPClient {
     /// Calls `started` on subscription, then ``send(_:)``.
+    @_alwaysEmitIntoClient
     public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
         Observable.deferred { [self] in
             started()
@@ -80,6 +81,7 @@ extension HTTPClient {
 
     /// Sends `request` with ``send(_:whenStarted:)`` and delivers the head,
     /// then the whole body as one part (if it is not empty).
+    @_alwaysEmitIntoClient
     public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
         send(request, whenStarted: started).asObservable().flatMap { response -> Observable<HTTPResponsePart> in
             response.data.isEmpty ? .just(.head(response.response)) : .of(.head(response.response), .body(response.data))
@@ -91,6 +93,7 @@ extension HTTPClient {
     /// ```
     /// stream(request):   ---(head)--body--body--|
     /// ```
+    @_alwaysEmitIntoClient
     public func stream(_ request: URLRequest) -> Observable<HTTPResponsePart> {
         stream(request, whenStarted: {})
     }
@@ -101,6 +104,7 @@ extension HTTPClient {
     /// ```
     /// response(request):  ------((Data, HTTPURLResponse)|)
     /// ```
+    @_alwaysEmitIntoClient
     public func response(_ request: URLRequest) -> Single<(Data, HTTPURLResponse)> {
         send(request).asObservable().map { $0.tuple }.asSingle()
     }
@@ -112,6 +116,7 @@ extension HTTPClient {
     /// ```
     /// send(.get, url, parameters: ["q": "a b"]):  ---(response|)     GET url?q=a%20b
     /// ```
+    @_alwaysEmitIntoClient
     public func send(
         _ method: HTTPMethod,
         _ url: URL,
@@ -131,6 +136,7 @@ extension HTTPClient {
     /// ```
     /// get(url, parameters: ["page": 2]):  ---(response|)
     /// ```
+    @_alwaysEmitIntoClient
     public func get(_ url: URL, parameters: HTTPParameters = [:], headers: HTTPHeaders = [:]) -> Single<HTTPResponse> {
         send(.get, url, parameters: parameters, headers: headers)
     }
@@ -140,6 +146,7 @@ extension HTTPClient {
     /// ```
     /// delete(url):  ---(response|)
     /// ```
+    @_alwaysEmitIntoClient
     public func delete(_ url: URL, parameters: HTTPParameters = [:], headers: HTTPHeaders = [:]) -> Single<HTTPResponse> {
         send(.delete, url, parameters: parameters, headers: headers)
     }

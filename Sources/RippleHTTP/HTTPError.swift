@@ -51,6 +51,7 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
 
     /// The first ``maximumBodyPrefix`` bytes of `body`, copied (a slice would
     /// keep the whole body alive).
+    @_alwaysEmitIntoClient
     public static func bodyPrefix(_ body: Data) -> Data {
         guard body.count > maximumBodyPrefix else { return body }
         return body.prefix(maximumBodyPrefix).withUnsafeBytes { Data($0) }
@@ -125,6 +126,7 @@ public enum HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError 
     /// it is, a `URLError` (or an `NSError` in `NSURLErrorDomain`, as
     /// FoundationNetworking reports them) becomes ``transport(_:)``, anything
     /// else becomes ``transport(_:)`` with `URLError(.unknown)` wrapping it.
+    @_alwaysEmitIntoClient
     public static func transport(from error: Error) -> HTTPError {
         if let error = error as? HTTPError { return error }
         if let error = error as? URLError { return .transport(error) }

@@ -91,6 +91,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     }
 
     /// These fields, then `other`'s, which replace fields of the same name.
+    @_alwaysEmitIntoClient
     public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
         var result = self
         for field in other.fields {
@@ -100,6 +101,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     }
 
     /// Iterates over the fields in order.
+    @_alwaysEmitIntoClient
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
@@ -111,6 +113,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
     /// Equal when both have the same fields (names compared case-insensitively)
     /// in the same order.
+    @_alwaysEmitIntoClient
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }

@@ -13,6 +13,7 @@ extension URLRequest {
     /// Header fields are sorted by name; the values of `redactingHeaders`
     /// (compared case-insensitively) are replaced by `<redacted>`. A body that
     /// is not UTF-8 is replaced by a note of its size.
+    @_alwaysEmitIntoClient
     public func curlCommand(redactingHeaders: Set<String> = []) -> String {
         let redacted = Set(redactingHeaders.map { $0.lowercased() })
         var parts = ["curl"]
@@ -44,6 +45,7 @@ extension URLRequest {
     }
 
     /// `text` in single quotes, with its single quotes escaped for POSIX shells.
+    @usableFromInline
     static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
@@ -137,6 +139,7 @@ public struct HTTPLogger: Sendable {
 
     /// Logs what happens to `single`, which sends `request`: the `curl` line on
     /// subscription, then exactly one of response, failure or cancellation.
+    @usableFromInline
     func log(_ request: URLRequest, _ single: Single<HTTPResponse>) -> Single<HTTPResponse> {
         log(request, single.asObservable(), onNext: { response, _ in
             { .response(request, response, duration: $0) }
@@ -148,6 +151,7 @@ public struct HTTPLogger: Sendable {
     /// line on subscription, then exactly one of the end of the stream
     /// (``HTTPLogEntry/streamed(_:_:bytes:duration:)``), failure or
     /// cancellation.
+    @usableFromInline
     func log(_ request: URLRequest, _ stream: Observable<HTTPResponsePart>) -> Observable<HTTPResponsePart> {
         log(request, stream, onNext: { part, attempt in
             attempt.record(part)
@@ -270,11 +274,13 @@ public struct LoggingHTTPClient: HTTPClient {
     /// ```
     /// send(request):  ---(response|)     log: curl ..., ← 200 OK ...
     /// ```
+    @_alwaysEmitIntoClient
     public func send(_ request: URLRequest) -> Single<HTTPResponse> {
         logger.log(request, base.send(request))
     }
 
     /// ``send(_:)``, passing `started` on to ``base``.
+    @_alwaysEmitIntoClient
     public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
         logger.log(request, base.send(request, whenStarted: started))
     }
@@ -286,6 +292,7 @@ public struct LoggingHTTPClient: HTTPClient {
     /// ```
     /// stream(request):  ---(head)--body--|     log: curl ..., ← 200 OK ... (stream: 345 bytes in 12 ms)
     /// ```
+    @_alwaysEmitIntoClient
     public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
         logger.log(request, base.stream(request, whenStarted: started))
     }
@@ -297,6 +304,7 @@ extension HTTPClient {
     /// ```swift
     /// let client = URLSessionHTTPClient().logging(to: HTTPLogger { print($0) })
     /// ```
+    @_alwaysEmitIntoClient
     public func logging(to logger: HTTPLogger) -> LoggingHTTPClient {
         LoggingHTTPClient(self, logger: logger)
     }

@@ -27,6 +27,7 @@ extension ObservableType {
     /// source (cold, 429 with "Retry-After: 5"):    --#(429)
     ///                                              --·5s·--...
     /// ```
+    @_alwaysEmitIntoClient
     public func retry(_ policy: RetryPolicy, scheduler: SchedulerType) -> Observable<Element> {
         if let problem = policy.invalidSetting {
             return .error(HTTPError.invalidRequest("invalid RetryPolicy: \(problem)"))
@@ -56,6 +57,7 @@ extension ObservableType {
     /// source:                     ---------(r|)
     /// requestTimeout(5, s):       -----#(transport .timedOut)
     /// ```
+    @_alwaysEmitIntoClient
     public func requestTimeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         guard let seconds = dueTime.seconds else {
             return .error(HTTPError.invalidRequest("the timeout must be positive (got \(dueTime))"))
@@ -73,6 +75,7 @@ extension ObservableType where Element == HTTPResponse {
     /// source:        --(200)--(404)--|
     /// validate():    --(200)--#(unacceptableStatusCode 404)
     /// ```
+    @_alwaysEmitIntoClient
     public func validate(_ acceptable: AcceptableStatusCodes = .successful) -> Observable<HTTPResponse> {
         map { try acceptable.validate($0) }
     }
@@ -85,6 +88,7 @@ extension ObservableType where Element == HTTPResponse {
     /// source:                                  --({"owner":{"login":"ann"}})--|
     /// decode(String.self, at: "owner.login"):  --("ann")----------------------|
     /// ```
+    @_alwaysEmitIntoClient
     public func decode<Value: Decodable>(
         _ type: Value.Type, at keyPath: String? = nil, decoder: JSONDecoder = .snakeCaseISO8601
     ) -> Observable<Value> {
@@ -105,6 +109,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// single:                        --#(503)
     /// retry(policy, scheduler: s):   --·backoff·--(r|)
     /// ```
+    @_alwaysEmitIntoClient
     public func retry(_ policy: RetryPolicy, scheduler: SchedulerType) -> Single<Element> {
         primitiveSequence.asObservable().retry(policy, scheduler: scheduler).asSingle()
     }
@@ -115,6 +120,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// single:                    ---------(r|)
     /// requestTimeout(5, s):      -----#(transport .timedOut)
     /// ```
+    @_alwaysEmitIntoClient
     public func requestTimeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Single<Element> {
         primitiveSequence.asObservable().requestTimeout(dueTime, scheduler: scheduler).asSingle()
     }
@@ -127,6 +133,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == HTTPRespo
     /// single:       --(404|)
     /// validate():   --#(unacceptableStatusCode 404)
     /// ```
+    @_alwaysEmitIntoClient
     public func validate(_ acceptable: AcceptableStatusCodes = .successful) -> Single<HTTPResponse> {
         primitiveSequence.asObservable().validate(acceptable).asSingle()
     }
@@ -137,6 +144,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == HTTPRespo
     /// single:                           --({"id":1}|)
     /// decode(Item.self):                --(Item(1)|)
     /// ```
+    @_alwaysEmitIntoClient
     public func decode<Value: Decodable>(
         _ type: Value.Type, at keyPath: String? = nil, decoder: JSONDecoder = .snakeCaseISO8601
     ) -> Single<Value> {

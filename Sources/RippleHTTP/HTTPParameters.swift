@@ -210,6 +210,7 @@ public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
     public var httpParameterValue: HTTPParameterValue { .object(self) }
 
     /// Equal when both hold the same names and values in the same order.
+    @_alwaysEmitIntoClient
     public static func == (lhs: HTTPParameters, rhs: HTTPParameters) -> Bool {
         lhs.entries.count == rhs.entries.count
             && zip(lhs.entries, rhs.entries).allSatisfy { $0.name == $1.name && $0.value == $1.value }
@@ -243,6 +244,7 @@ public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
     /// text as ``percentEncodedQuery()``, in UTF-8.
     ///
     /// - Throws: ``HTTPError/invalidRequest(_:)`` as ``percentEncodedQuery()``.
+    @_alwaysEmitIntoClient
     public func formEncodedData() throws -> Data {
         Data(try percentEncodedQuery().utf8)
     }
@@ -285,11 +287,13 @@ public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
     }
 
     /// Percent-encodes everything but RFC 3986's unreserved characters.
+    @_alwaysEmitIntoClient
     public static func percentEncode(_ text: String) -> String {
         percentEncode(text, keeping: isUnreserved)
     }
 
     /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
+    @usableFromInline
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -303,6 +307,7 @@ public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
 
     /// Percent-encodes (uppercase hex) every UTF-8 byte of `text` for which
     /// `isKept` is false.
+    @usableFromInline
     static func percentEncode(_ text: String, keeping isKept: (UInt8) -> Bool) -> String {
         // Bytes into one buffer, one String at the end: building the String
         // piece by piece (two small Strings per escaped byte) cost a quarter

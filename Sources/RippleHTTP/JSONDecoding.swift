@@ -50,6 +50,7 @@ extension JSONDecoder {
     /// - Throws: `DecodingError.keyNotFound` / `.valueNotFound` naming the
     ///   missing component, `.dataCorrupted` for invalid JSON, or the decoder's
     ///   error for the value found.
+    @_alwaysEmitIntoClient
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data, keyPath: String) throws -> Value {
         guard !keyPath.isEmpty else {
             return try decode(type, from: data)
@@ -70,6 +71,7 @@ extension JSONDecoder {
 }
 
 /// Walks a parsed JSON document along a key path.
+@usableFromInline
 enum JSONKeyPath {
     struct Key: CodingKey {
         var stringValue: String
@@ -81,6 +83,7 @@ enum JSONKeyPath {
         }
     }
 
+    @usableFromInline
     static func extract(_ components: ArraySlice<String>, from value: Any, path: [CodingKey]) throws -> Any {
         guard let component = components.first else { return value }
         let rest = components.dropFirst()

@@ -55,6 +55,7 @@ public final class InMemoryCache<Key: Hashable, Value>: ValueCache, @unchecked S
     /// ```
     /// value(forKey: k):   (v|)   or   |
     /// ```
+    @_alwaysEmitIntoClient
     public func value(forKey key: Key) -> Maybe<Value> {
         Maybe.create { [self] observer in
             if let value = self[key] {
@@ -71,6 +72,7 @@ public final class InMemoryCache<Key: Hashable, Value>: ValueCache, @unchecked S
     /// ```
     /// setValue(v, forKey: k):   |
     /// ```
+    @_alwaysEmitIntoClient
     public func setValue(_ value: Value, forKey key: Key) -> Completable {
         Completable.create { [self] observer in
             self[key] = value
@@ -84,6 +86,7 @@ public final class InMemoryCache<Key: Hashable, Value>: ValueCache, @unchecked S
     /// ```
     /// removeValue(forKey: k):   |
     /// ```
+    @_alwaysEmitIntoClient
     public func removeValue(forKey key: Key) -> Completable {
         Completable.create { [self] observer in
             self[key] = nil
@@ -320,6 +323,7 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     }
 }
 
+@usableFromInline
 enum RepositoryInput<Value> {
     case cacheHit(Value)
     case cacheMiss
@@ -328,13 +332,16 @@ enum RepositoryInput<Value> {
 }
 
 /// Orders the cache and network outcomes into ``Fetched`` values.
+@usableFromInline
 struct RepositoryMachine<Value> {
+    @usableFromInline
     var outputs: [Fetched<Value>] = []
     private var cacheDone = false
     private var cached: Value?
     private var pendingFailure: Error?
     private var finished = false
 
+    @usableFromInline
     mutating func handle(_ input: RepositoryInput<Value>) {
         outputs = []
         guard !finished else { return }

@@ -35,11 +35,13 @@ public struct AcceptableStatusCodes: Sendable, ExpressibleByArrayLiteral, Custom
     public static let any = AcceptableStatusCodes("any status") { _ in true }
 
     /// The codes in `range`.
+    @_alwaysEmitIntoClient
     public static func range(_ range: Range<Int>) -> AcceptableStatusCodes {
         AcceptableStatusCodes("\(range.lowerBound)..<\(range.upperBound)") { range.contains($0) }
     }
 
     /// Exactly `codes`.
+    @_alwaysEmitIntoClient
     public static func codes(_ codes: Set<Int>) -> AcceptableStatusCodes {
         AcceptableStatusCodes(codes.sorted().map(String.init).joined(separator: ", ")) { codes.contains($0) }
     }
@@ -52,6 +54,7 @@ public struct AcceptableStatusCodes: Sendable, ExpressibleByArrayLiteral, Custom
     /// Returns `response` if its status is accepted.
     ///
     /// - Throws: ``HTTPError/unacceptableStatusCode(_:headers:body:)`` otherwise.
+    @_alwaysEmitIntoClient
     @discardableResult
     public func validate(_ response: HTTPResponse) throws -> HTTPResponse {
         guard contains(response.statusCode) else {
@@ -165,6 +168,7 @@ extension Request {
     public var decodingKeyPath: String? { nil }
 
     /// Unchanged.
+    @_alwaysEmitIntoClient
     public func intercept(_ urlRequest: URLRequest) throws -> URLRequest {
         urlRequest
     }
@@ -173,6 +177,7 @@ extension Request {
     /// parameters).
     ///
     /// - Throws: ``HTTPError/invalidRequest(_:)`` when the URL cannot be built.
+    @_alwaysEmitIntoClient
     public func url() throws -> URL {
         try RequestURL.appending(path, to: baseURL)
     }
@@ -181,6 +186,7 @@ extension Request {
     /// timeout, then ``intercept(_:)``.
     ///
     /// - Throws: ``HTTPError/invalidRequest(_:)`` when any part cannot be built.
+    @_alwaysEmitIntoClient
     public func makeURLRequest() throws -> URLRequest {
         let timeoutSeconds: TimeInterval?
         if let timeout {
@@ -205,6 +211,7 @@ extension Request {
     }
 
     /// ``response(from:)`` with its errors as ``HTTPError``s.
+    @usableFromInline
     func decodedResponse(from response: HTTPResponse) throws -> Response {
         do {
             return try self.response(from: response)
@@ -218,6 +225,7 @@ extension Request {
 
 extension Request where Response: Decodable {
     /// Decodes the body with ``decoder`` at ``decodingKeyPath``.
+    @_alwaysEmitIntoClient
     public func response(from response: HTTPResponse) throws -> Response {
         try decoder.decode(Response.self, from: response.data, keyPath: decodingKeyPath ?? "")
     }
@@ -225,6 +233,7 @@ extension Request where Response: Decodable {
 
 extension Request where Response == Data {
     /// The body.
+    @_alwaysEmitIntoClient
     public func response(from response: HTTPResponse) throws -> Data {
         response.data
     }
@@ -232,11 +241,13 @@ extension Request where Response == Data {
 
 extension Request where Response == Void {
     /// Nothing: the status code was accepted, that is all.
+    @_alwaysEmitIntoClient
     public func response(from response: HTTPResponse) throws {}
 }
 
 extension Request where Response == HTTPResponse {
     /// The response itself.
+    @_alwaysEmitIntoClient
     public func response(from response: HTTPResponse) throws -> HTTPResponse {
         response
     }
@@ -254,6 +265,7 @@ extension HTTPResponse {
     ///
     /// - Throws: the decoder's error (``Session`` turns it into
     ///   ``HTTPError/undecodableBody(_:body:)``).
+    @_alwaysEmitIntoClient
     public func decode<Value: Decodable>(
         _ type: Value.Type = Value.self, at keyPath: String? = nil, using decoder: JSONDecoder = .snakeCaseISO8601
     ) throws -> Value {
@@ -261,8 +273,10 @@ extension HTTPResponse {
     }
 }
 
+@usableFromInline
 enum RequestURL {
     /// `baseURL` with `path` (unencoded) appended to its path.
+    @usableFromInline
     static func appending(_ path: String, to baseURL: URL) throws -> URL {
         guard baseURL.scheme != nil else {
             throw HTTPError.invalidRequest("the base URL \(String(reflecting: baseURL.absoluteString)) has no scheme")
@@ -301,6 +315,7 @@ enum RequestURL {
 extension DispatchTimeInterval {
     /// The interval in seconds; `.infinity` for `.never`; `nil` when negative
     /// or zero.
+    @usableFromInline
     var seconds: TimeInterval? {
         let value: TimeInterval
         switch self {
@@ -315,6 +330,7 @@ extension DispatchTimeInterval {
     }
 
     /// `seconds` as an interval (nanosecond precision, at most `Int.max` nanoseconds).
+    @usableFromInline
     static func fromSeconds(_ seconds: TimeInterval) -> DispatchTimeInterval {
         guard seconds.isFinite else { return seconds > 0 ? .never : .nanoseconds(0) }
         let nanoseconds = (seconds * 1_000_000_000).rounded()

@@ -13,6 +13,7 @@ import FoundationNetworking
 /// any thread. The observer hears at most one terminal event, nothing after
 /// `dispose()` returns unless a delivery had already begun, and never under a
 /// lock.
+@usableFromInline
 final class ResponseReceiver: @unchecked Sendable {
     private enum Consumer {
         case collect((SingleEvent<HTTPResponse>) -> Void)
@@ -27,12 +28,14 @@ final class ResponseReceiver: @unchecked Sendable {
     let limit: Int
 
     /// A receiver collecting the body (at most `limit` bytes) for `observer`.
+    @usableFromInline
     init(collectingUpTo limit: Int, observer: @escaping (SingleEvent<HTTPResponse>) -> Void) {
         self.limit = limit
         consumer = .collect(observer)
     }
 
     /// A receiver passing the parts on to `observer`.
+    @usableFromInline
     init(streamingTo observer: @escaping (Event<HTTPResponsePart>) -> Void) {
         limit = .max
         consumer = .stream(observer)

@@ -136,6 +136,7 @@ public struct RetryPolicy: Sendable {
 
     /// The backoff delay before retry `retry` (1-based), jitter included, in
     /// seconds.
+    @_alwaysEmitIntoClient
     public func backoff(beforeRetry retry: Int) -> TimeInterval {
         guard retry >= 1, initialDelay > 0 else { return 0 }
         let exponential = initialDelay * pow(multiplier, Double(retry - 1))
@@ -147,6 +148,7 @@ public struct RetryPolicy: Sendable {
     /// `nil` when the error is not retried (not transient, retries used up, or
     /// a `Retry-After` beyond ``retryAfterLimit``). `now` is the scheduler's
     /// clock, for `Retry-After` HTTP dates.
+    @_alwaysEmitIntoClient
     public func delay(beforeRetry retry: Int, after error: Error, now: Date) -> TimeInterval? {
         guard isValid, retry >= 1, retry <= maxRetries, shouldRetry(error) else { return nil }
         if let limit = retryAfterLimit, let retryAfter = RetryPolicy.retryAfter(of: error, now: now) {
@@ -157,6 +159,7 @@ public struct RetryPolicy: Sendable {
 
     /// The `Retry-After` delay of a `429` or `503` ``HTTPError``, in seconds
     /// (`nil` without a valid header).
+    @_alwaysEmitIntoClient
     public static func retryAfter(of error: Error, now: Date) -> TimeInterval? {
         guard case .unacceptableStatusCode(let code, let headers, _)? = error as? HTTPError,
               code == 429 || code == 503,
@@ -169,6 +172,7 @@ public struct RetryPolicy: Sendable {
     /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, also the obsolete RFC 850 and
     /// asctime forms), relative to `now`; a date in the past is `0`. `nil` when
     /// the value is neither.
+    @_alwaysEmitIntoClient
     public static func retryAfter(_ value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
@@ -214,6 +218,7 @@ public struct RetryPolicy: Sendable {
 
         /// A spread of `factor` (e.g. `0.2` for ±20%) drawing from `random`
         /// (default: the system's random numbers).
+        @_alwaysEmitIntoClient
         public static func proportional(
             _ factor: Double, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
         ) -> Jitter {
@@ -222,11 +227,13 @@ public struct RetryPolicy: Sendable {
 
         /// A spread of `factor` drawing from a generator seeded with `seed`:
         /// the same delays on every run.
+        @_alwaysEmitIntoClient
         public static func seeded(_ factor: Double, seed: UInt64) -> Jitter {
             let generator = SeededRandom(seed: seed)
             return Jitter(factor: factor) { generator.next() }
         }
 
+        @usableFromInline
         func apply(to delay: TimeInterval) -> TimeInterval {
             guard factor > 0 else { return delay }
             var draw = random()
@@ -238,15 +245,18 @@ public struct RetryPolicy: Sendable {
 }
 
 /// SplitMix64: a tiny deterministic generator for seeded jitter.
+@usableFromInline
 final class SeededRandom: @unchecked Sendable {
     private let lock = NSLock()
     private var state: UInt64
 
+    @usableFromInline
     init(seed: UInt64) {
         state = seed
     }
 
     /// A number in `0..<1`.
+    @usableFromInline
     func next() -> Double {
         lock.lock()
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -55,6 +55,7 @@ extension Reactive where Base: URLSession {
     /// ```
     /// response(request:):  --------((response, data)|)
     /// ```
+    @_alwaysEmitIntoClient
     public func response(request: URLRequest) -> Observable<(response: HTTPURLResponse, data: Data)> {
         let session = base
         return Observable.create { observer in
@@ -98,6 +99,7 @@ extension Reactive where Base: URLSession {
     /// ```
     /// data(request:):  --------(data|)      or   --------#(httpRequestFailed)
     /// ```
+    @_alwaysEmitIntoClient
     public func data(request: URLRequest) -> Observable<Data> {
         response(request: request).map { response, data in
             guard 200..<300 ~= response.statusCode else {
@@ -119,6 +121,7 @@ extension Reactive where Base: URLSession {
     /// ```
     /// json(request:):  --------(json|)      or   --------#(deserializationError)
     /// ```
+    @_alwaysEmitIntoClient
     public func json(request: URLRequest, options: JSONSerialization.ReadingOptions = []) -> Observable<Any> {
         data(request: request).map { data -> Any in
             do {
@@ -135,11 +138,13 @@ extension Reactive where Base: URLSession {
     /// ```
     /// json(url:):  --------(json|)
     /// ```
+    @_alwaysEmitIntoClient
     public func json(url: URL) -> Observable<Any> {
         json(request: URLRequest(url: url))
     }
 
     /// What a data task's completion handler reported, as RxCocoa reads it.
+    @usableFromInline
     static func outcome(data: Data?, response: URLResponse?, error: Error?) -> Result<(response: HTTPURLResponse, data: Data), Error> {
         guard let response, let data else {
             return .failure(error ?? RxCocoaURLError.unknown)

@@ -219,6 +219,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// ```
     /// send(request):  --------(response|)   or   ----#(HTTPError.transport)
     /// ```
+    @_alwaysEmitIntoClient
     public func send(_ request: URLRequest) -> Single<HTTPResponse> {
         send(request, whenStarted: {})
     }
@@ -226,6 +227,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// ``send(_:)``, calling `started` when the request is handed to
     /// `URLSession` (after it waited for a connection slot); never if it was
     /// disposed before.
+    @_alwaysEmitIntoClient
     public func send(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Single<HTTPResponse> {
         let request = URLSessionHTTPClient.adjusted(request)
         return Single<HTTPResponse>.create { [self] observer in
@@ -245,6 +247,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// ```
     /// stream(request):   ---(head)--body--body--|
     /// ```
+    @_alwaysEmitIntoClient
     public func stream(_ request: URLRequest, whenStarted started: @escaping @Sendable () -> Void) -> Observable<HTTPResponsePart> {
         let request = URLSessionHTTPClient.adjusted(request)
         return Observable<HTTPResponsePart>.create { [self] observer in
@@ -258,6 +261,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// The request as `URLSession` should see it: on FoundationNetworking,
     /// whose timeout truncates to whole seconds (0.5 s would time out at
     /// once), the timeout is rounded up to whole seconds.
+    @usableFromInline
     static func adjusted(_ request: URLRequest) -> URLRequest {
         #if canImport(FoundationNetworking)
         let interval = request.timeoutInterval

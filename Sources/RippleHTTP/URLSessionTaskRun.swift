@@ -19,10 +19,12 @@ import FoundationNetworking
 /// make such a call wait for its work queue, and the work queue may be
 /// waiting for the delegate queue (``URLSessionDeliveryQueue``), where a
 /// dispose could be waiting for the lock.
+@usableFromInline
 final class URLSessionTaskRun: @unchecked Sendable {
     private let client: URLSessionHTTPClient
     private let run: TransportRun<URLSessionDataTask>
 
+    @usableFromInline
     init(client: URLSessionHTTPClient, request: URLRequest, started: @escaping @Sendable () -> Void, receiver: ResponseReceiver) {
         // The client (and so its session) lives as long as a request that
         // may still start: a session is never used after its client
@@ -34,6 +36,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
     }
 
     /// Asks for a connection slot.
+    @usableFromInline
     func begin() {
         run.begin { [self] in
             // Started from the client's queue, not from `subscribe`: a dispose
@@ -71,6 +74,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
 
     /// The subscription was disposed: nothing is delivered from now on; a
     /// waiting request leaves the queue, a running one is cancelled.
+    @usableFromInline
     func dispose() {
         run.dispose()
     }

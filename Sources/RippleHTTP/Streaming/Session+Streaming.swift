@@ -265,13 +265,18 @@ public enum EventStreamUpdate: Sendable {
 }
 
 /// A `URLRequest` as a ``Request``: sent as it is.
+@usableFromInline
 struct PreparedRequest: Request {
+    @usableFromInline
     typealias Response = Void
     let urlRequest: URLRequest
 
+    @usableFromInline
     var baseURL: URL { urlRequest.url ?? URL(fileURLWithPath: "/") }
+    @usableFromInline
     var method: HTTPMethod { HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") }
 
+    @usableFromInline
     func intercept(_ built: URLRequest) throws -> URLRequest {
         guard urlRequest.url?.scheme != nil else {
             throw HTTPError.invalidRequest("the URL \(String(reflecting: urlRequest.url?.absoluteString ?? "")) has no scheme")

@@ -71,11 +71,13 @@ struct EventStreamFormat: StreamFormat {
 /// value per line, decoded as `Value`; blank lines are skipped, a `\r`
 /// before the `\n` is dropped. A line that does not decode is
 /// ``HTTPError/undecodableBody(_:body:)`` (with that line as the body).
+@usableFromInline
 struct JSONLinesFormat<Value: Decodable>: StreamFormat {
     var scanner: LineScanner
     let decoder: JSONDecoder
     let keyPath: String?
 
+    @usableFromInline
     init(maximumLineLength: Int, decoder: JSONDecoder, keyPath: String?) {
         scanner = LineScanner(maximumLineLength: maximumLineLength, carriageReturnEndsLine: false)
         self.decoder = decoder

@@ -658,7 +658,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             runOnJust { observer.on($0) }
             return nil
         }
-        return subscribeSink(observer)
+        return subscribeSink(.observer(observer))
     }
 
     /// `subscribe(onNext:onError:onCompleted:onDisposed:)`: the sink calls the
@@ -675,7 +675,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
                 }
                 return nil
             }
-            return subscribeSink(handlers)
+            return subscribeSink(.handlers(handlers))
         }
     }
 
@@ -684,15 +684,12 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// Inlined into the entry point's closure.
     @_alwaysEmitIntoClient
     @inline(__always)
-    static func receive<Downstream: PipelineDownstream>(
-        _ core: PipelineSinkCore, as downstream: Downstream.Type, _ input: UnsafeRawPointer?, _ failure: Swift.Error?,
-        at position: StagePosition
-    ) where Downstream.Element == Step.Output {
-        withBorrowed(core, as: PipelineSink<Step.Output, Downstream>.self) { sink in
+    static func receive(_ core: PipelineSinkCore, _ input: UnsafeRawPointer?, _ failure: Swift.Error?) {
+        withBorrowed(core, as: PipelineSink<Step.Output>.self) { sink in
             let result: StepResult<Step.Output>
             do {
                 result = try sink.withTail(PipelineStage<Step>.self) { stage in
-                    try stage.pullHere(sink.context, input, failure, at: position)
+                    try stage.pullHere(sink.context, input, failure, at: stage.position)
                 }
             } catch {
                 sink.finish(.error(error))
@@ -707,8 +704,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// call per element, like an operator with a sink of its own).
     @_alwaysEmitIntoClient
     @inline(__always)
-    static func receiveAlone<Downstream: PipelineDownstream>(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output, Downstream>)
-    where Downstream.Element == Step.Output {
+    static func receiveAlone(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
         let result: StepResult<Step.Output>
         do {
             result = try sink.withTail(PipelineStage<Step>.self) { try $0.run(event, sink.context) }
@@ -723,8 +719,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// its entry point. The entry point is chosen here, by the stage's position,
     /// so that elements pay no dispatch on it.
     @_alwaysEmitIntoClient
-    func subscribeSink<Downstream: PipelineDownstream>(_ downstream: Downstream) -> SubscriptionBase
-    where Downstream.Element == Step.Output {
+    func subscribeSink(_ downstream: PipelineDownstream<Step.Output>) -> SubscriptionBase {
         switch position {
         case .firstOnSource:
             let sink = PipelineSink(tail: self, downstream: downstream) { _, _, _ in }
@@ -732,15 +727,9 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
                 PipelineStage<Step>.receiveAlone(event, sink)
             }))
             return sink
-        case .secondOnSource:
+        case .secondOnSource, .firstOnJust, .later:
             let sink = PipelineSink(tail: self, downstream: downstream) { core, input, failure in
-                PipelineStage<Step>.receive(core, as: Downstream.self, input, failure, at: .secondOnSource)
-            }
-            sink.setUpstream(subscribeFirst(sink))
-            return sink
-        case .firstOnJust, .later:
-            let sink = PipelineSink(tail: self, downstream: downstream) { core, input, failure in
-                PipelineStage<Step>.receive(core, as: Downstream.self, input, failure, at: .later)
+                PipelineStage<Step>.receive(core, input, failure)
             }
             sink.setUpstream(subscribeFirst(sink))
             return sink
@@ -751,27 +740,35 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
 // MARK: The sink
 
 /// Where the steps' results go: an operator's observer, or the handlers of
-/// `subscribe(onNext:...)`.
+/// `subscribe(onNext:...)`, which the sink calls itself.
+///
+/// One type for both, tested once per element, rather than a sink type per kind
+/// of subscriber: each stage's entry points are then compiled once per stage
+/// type, not once per stage type and kind of subscriber (an app compiles them for
+/// every stage it builds; see "Code per stage" in docs/Architecture.md).
 @usableFromInline
-protocol PipelineDownstream {
-    associatedtype Element
-    func next(_ element: Element)
-    func finish(_ event: Event<Element>)
-}
+enum PipelineDownstream<Element> {
+    case observer(AnyObserver<Element>)
+    case handlers(SubscribeHandlers<Element>)
 
-extension AnyObserver: PipelineDownstream {
     @_alwaysEmitIntoClient
+    @inline(__always)
     func next(_ element: Element) {
-        on(.next(element))
+        switch self {
+        case .observer(let observer): observer.on(.next(element))
+        case .handlers(let handlers): handlers.next(element)
+        }
     }
 
     @_alwaysEmitIntoClient
+    @inline(__always)
     func finish(_ event: Event<Element>) {
-        on(event)
+        switch self {
+        case .observer(let observer): observer.on(event)
+        case .handlers(let handlers): handlers.finish(event)
+        }
     }
 }
-
-extension SubscribeHandlers: PipelineDownstream {}
 
 /// The part of a pipeline's sink that the source's observer sees: that observer
 /// is compiled with the first step, which knows the pipeline's input type but not
@@ -818,8 +815,7 @@ class PipelineSinkCore: SubscriptionBase, @unchecked Sendable {
 /// when a step has state): it runs every step, holds the last stage (which holds
 /// the others), delivers to `downstream`, and is the whole chain's subscription.
 @usableFromInline
-final class PipelineSink<Output, Downstream: PipelineDownstream>: PipelineSinkCore, @unchecked Sendable
-where Downstream.Element == Output {
+final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
     @usableFromInline
     let tail: Pipeline<Output>
     /// ``tail``, for reading without reference counting once per element (a
@@ -828,10 +824,10 @@ where Downstream.Element == Output {
     @usableFromInline
     let unretainedTail: Unmanaged<Pipeline<Output>>
     @usableFromInline
-    let downstream: Downstream
+    let downstream: PipelineDownstream<Output>
 
     @_alwaysEmitIntoClient
-    init(tail: Pipeline<Output>, downstream: Downstream, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
+    init(tail: Pipeline<Output>, downstream: PipelineDownstream<Output>, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
         self.tail = tail
         unretainedTail = Unmanaged.passUnretained(tail)
         self.downstream = downstream

@@ -15,7 +15,7 @@ import PackageDescription
 //   when the package was built with RIPPLE_RXSWIFT_PATH. `ripple-compare --size` builds the programs of
 //   `SizePrograms/` in throwaway packages of their own, from clean and timed, against
 //   Ripple and, when RIPPLE_RXSWIFT_PATH names a checkout, against RxSwift.
-// - `size-operators`, `size-view-model`, `size-networking`: the same programs built
+// - `size-operators`, `size-view-model`, `size-networking`, `size-screens`: the same programs built
 //   with this package against Ripple, for the size gate (`ripple-compare
 //   --check-size`, a CI step): they cost the gate no release build of its own.
 //
@@ -80,6 +80,10 @@ let package = Package(
             name: "size-networking",
             dependencies: [.product(name: "Ripple", package: "Ripple"), .product(name: "RippleHTTP", package: "Ripple")],
             path: "SizePrograms/networking", swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "size-screens", dependencies: [.product(name: "Ripple", package: "Ripple")],
+            path: "SizePrograms/screens", swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
             name: "ripple-http-stream",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The app-size gate (issue 37): measures each program of Benchmarks/SizePrograms as
 # the Benchmarks package builds it in release against this checkout of Ripple (its
-# executables size-operators, size-view-model, size-networking), strips it, and
+# executables size-operators, size-view-model, size-networking, size-screens), strips it, and
 # fails when a program's stripped size is more than 2 % above
 # Benchmarks/size-baseline.json. Bytes do not depend on the machine's load, so the
 # gate is exact; they do depend on the compiler and the platform (the baseline
@@ -16,7 +16,7 @@
 # it on its own, with the figures before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for product in ripple-compare size-operators size-view-model size-networking; do
+for product in ripple-compare size-operators size-view-model size-networking size-screens; do
     swift build -c release --package-path Benchmarks --product "$product"
 done
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \

@@ -22,7 +22,7 @@ import Foundation
 // machine are worth what its load lets them be; bytes do not depend on it).
 //
 // The check (`--check-size`) measures Ripple's programs as this package builds them
-// (its executables `size-operators`, `size-view-model`, `size-networking`, beside
+// (its executables `size-operators`, `size-view-model`, `size-networking`, `size-screens`, beside
 // ripple-compare's own: `swift build -c release --package-path Benchmarks` first),
 // so that it costs CI no release build of its own, and fails when a program's
 // stripped size is more than 2 % above the baseline's figure.
@@ -54,6 +54,12 @@ let sizePrograms: [SizeProgram] = [
     SizeProgram(
         name: "networking", sources: [.ripple: "networking/main.swift", .rxSwift: "networking-RxSwift/main.swift"],
         products: [.ripple: ["Ripple", "RippleHTTP"], .rxSwift: ["RxSwift", "RxRelay", "RxCocoa"]]),
+    // Ten screens of an app with a model type each (scripts/generate-screens-program.py):
+    // what each further screen costs, where the other programs mostly show what every
+    // app pays once.
+    SizeProgram(
+        name: "screens", sources: [.ripple: "screens/main.swift", .rxSwift: "screens/main.swift"],
+        products: [.ripple: ["Ripple"], .rxSwift: ["RxSwift"]]),
 ]
 
 /// RxCocoa's files that build on Linux (its traits and URLSession.rx), relative to an

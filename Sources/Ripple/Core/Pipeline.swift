@@ -679,9 +679,12 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         }
     }
 
-    /// The sink's entry point, when this stage is the last one (at `position`,
-    /// a constant in each caller): runs the steps after the first, then delivers.
-    /// Inlined into the entry point's closure.
+    /// The sink's entry point, when this stage is the last one and not the
+    /// first: runs the steps after the first, then delivers. Inlined into the
+    /// entry point's closure. It reads the stage's position (second on a source,
+    /// or later) per element rather than being compiled once per position: two
+    /// instructions per element, against one closure fewer per stage type in
+    /// every app (docs/Architecture.md, "Code per stage").
     @_alwaysEmitIntoClient
     @inline(__always)
     static func receive(_ core: PipelineSinkCore, _ input: UnsafeRawPointer?, _ failure: Swift.Error?) {
@@ -716,8 +719,9 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// The pipeline's one sink for this subscription; this stage's step runs in
-    /// its entry point. The entry point is chosen here, by the stage's position,
-    /// so that elements pay no dispatch on it.
+    /// its entry point. The entry point is chosen here: the stage alone (its
+    /// step runs in the source's observer, one call per element), or after the
+    /// first stage (``receive(_:_:_:)``).
     @_alwaysEmitIntoClient
     func subscribeSink(_ downstream: PipelineDownstream<Step.Output>) -> SubscriptionBase {
         switch position {

@@ -731,6 +731,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
                 PipelineStage<Step>.receiveAlone(event, sink)
             }))
             return sink
+        // (A stage on a `just` never gets here: `connect` runs it instead.)
         case .secondOnSource, .firstOnJust, .later:
             let sink = PipelineSink(tail: self, downstream: downstream) { core, input, failure in
                 PipelineStage<Step>.receive(core, input, failure)

@@ -16,6 +16,7 @@
 # it on its own, with the figures before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+python3 scripts/generate-screens-program.py --check   # the screens program is the generator's 10
 for product in ripple-compare size-operators size-view-model size-networking size-screens; do
     swift build -c release --package-path Benchmarks --product "$product"
 done

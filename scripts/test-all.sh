@@ -78,6 +78,7 @@ swift run -c release --skip-build --package-path Benchmarks ripple-http-stream -
 
 # Bytes, unlike timings, do not depend on the load: exact, 2 % tolerance.
 echo "==> App size: the programs of Benchmarks/SizePrograms against Benchmarks/size-baseline.json"
+python3 scripts/generate-screens-program.py --check
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \
     --check-size Benchmarks/size-baseline.json
 

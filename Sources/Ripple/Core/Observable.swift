@@ -139,6 +139,23 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
         return run(observer)
     }
 
+    /// Subscribes the handlers of `subscribe(onNext:...)` to anything but a
+    /// subject (which its caller subscribes them to): through their gate for
+    /// main-actor handlers; to a source that calls them itself (a pipeline's sink,
+    /// a change stream: ``HandlersProducer``); else as an observer. Not while
+    /// subscriptions are recorded (the graph then shows each operator). Out of
+    /// line: one copy per element type, for every `subscribe(onNext:...)` of it.
+    @_alwaysEmitIntoClient
+    @inline(never)
+    final func subscribe(handlers: SubscribeHandlers<Element>, delivery: MainActorGate?) -> SubscriptionBase? {
+        if kind.takesHandlers && delivery == nil && !SubscriptionRecorder.isRecording {
+            let producer = unsafeDowncast(self, to: HandlersProducer<Element>.self)
+            return producer.subscribeHandlers(producer, handlers)
+        }
+        let observer = delivery?.observer(handlers.on) ?? AnyObserver { event in handlers.on(event) }
+        return subscribe(sink: observer)
+    }
+
     /// ``subscribe(sink:)`` for the handlers of `subscribe(onNext:...)` in a box,
     /// to an observable of kind ``ObservableKind/subject``. Never while
     /// subscriptions are recorded (the graph then shows the subscriber).

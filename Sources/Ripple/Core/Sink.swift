@@ -242,8 +242,17 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             if head == nil && rest.isEmpty {
                 head = event
             } else {
-                rest.append(event)
+                appendToRest(event)
             }
+        }
+
+        /// The ring buffer's part of ``append(_:)``, out of line: a second
+        /// queued event is rare, and the buffer's append (growth, copy on write)
+        /// would otherwise be compiled at every place an operator queues an event.
+        @_alwaysEmitIntoClient
+        @inline(never)
+        mutating func appendToRest(_ event: Event<Output>) {
+            rest.append(event)
         }
 
         @_alwaysEmitIntoClient

@@ -99,6 +99,7 @@ extension ObservableType {
     }
 
     @_alwaysEmitIntoClient
+    @inline(never)
     func subscribe(
         onNext: ((Element) -> Void)?,
         onError: ((Swift.Error) -> Void)?,
@@ -123,29 +124,14 @@ extension ObservableType {
             ),
             onNext: onNext, onError: onError, onCompleted: onCompleted
         )
-        // Main-actor handlers: every event goes through the gate (so not through
-        // the shortcut below).
-        if let delivery {
-            handlers.subscription.setUpstream(source.subscribe(sink: delivery.observer(handlers.on)))
-            return handlers.subscription
-        }
-        // A pipeline's sink calls the handlers itself; so does a change stream
-        // (see ``HandlersProducer``).
-        // (Not while subscriptions are recorded: the graph shows each operator.)
-        if source.kind.takesHandlers && !SubscriptionRecorder.isRecording {
-            let producer = unsafeDowncast(source, to: HandlersProducer<Element>.self)
-            handlers.subscription.setUpstream(producer.subscribeHandlers(producer, handlers))
-            return handlers.subscription
-        }
-        // A subject calls the handlers itself too (see ``ObserverBox``).
-        if source.kind == .subject && !SubscriptionRecorder.isRecording {
+        // A subject calls the handlers itself (see ``ObserverBox``). Here rather
+        // than in `subscribe(handlers:delivery:)`, so that a subject whose type is
+        // known at the call site is called directly, and specialised.
+        if source.kind == .subject && delivery == nil && !SubscriptionRecorder.isRecording {
             handlers.subscription.setUpstream(source.subscribe(box: ObserverBox(handlers)))
-            return handlers.subscription
+        } else {
+            handlers.subscription.setUpstream(source.subscribe(handlers: handlers, delivery: delivery))
         }
-        let observer = AnyObserver<Element> { event in
-            handlers.on(event)
-        }
-        handlers.subscription.setUpstream(source.subscribe(sink: observer))
         return handlers.subscription
     }
 

@@ -108,17 +108,25 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         case .error(let error):
             fail(error)
         case .completed:
-            update { state, outbox in
-                state.outerDone = true
-                if !state.terminated && !state.hasLatest {
-                    state.terminated = true
-                    outbox.terminate(.completed)
-                }
-            }
-            // The outer sequence is done: what its operators captured goes now,
-            // not when the latest inner sequence ends (as in RxSwift).
-            releaseUpstream()
+            outerCompleted()
         }
+    }
+
+    /// The outer sequence completed: completes too unless an inner sequence is
+    /// still running. Out of line: it happens once.
+    @_alwaysEmitIntoClient
+    @inline(never)
+    func outerCompleted() {
+        update { state, outbox in
+            state.outerDone = true
+            if !state.terminated && !state.hasLatest {
+                state.terminated = true
+                outbox.terminate(.completed)
+            }
+        }
+        // The outer sequence is done: what its operators captured goes now,
+        // not when the latest inner sequence ends (as in RxSwift).
+        releaseUpstream()
     }
 
     /// Switches to an inner `just(element)` without subscribing to it (see
@@ -208,7 +216,10 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         }
     }
 
+    /// Out of line: the cold path of `outerOn(_:)` (twice) and of the inner
+    /// sequences.
     @_alwaysEmitIntoClient
+    @inline(never)
     func fail(_ error: Swift.Error) {
         update { state, outbox in
             if state.terminated { return }

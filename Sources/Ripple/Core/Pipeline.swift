@@ -237,6 +237,25 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         super.init(kind: .stage, site: site, subscribeHandlers: subscribeHandlers, subscribeObserver)
     }
 
+    /// A stage that behaves as `other` does, with the same functions and the
+    /// same state layout: for ``PipelineStage/init(_:predicate:predicateSite:)``,
+    /// whose stage differs from `other` in its predicate only. Generic over the
+    /// output alone, so an app compiles one copy per element type, not one per
+    /// step type.
+    @_alwaysEmitIntoClient
+    init(sameAs other: Pipeline<Output>) {
+        pull = other.pull
+        prepareStates = other.prepareStates
+        subscribeSource = other.subscribeSource
+        appendingPredicate = other.appendingPredicate
+        position = other.position
+        stateSize = other.stateSize
+        stateAlignment = other.stateAlignment
+        sourceIsJust = other.sourceIsJust
+        super.init(
+            kind: .stage, site: other.siteLiteral, subscribeHandlers: other.subscribeHandlers, other.subscribeObserver)
+    }
+
     /// The address given to steps whose state has no size: a value of a zero-sized
     /// type occupies no memory and is never loaded or stored, so any non-null
     /// address aligned for it will do (64 covers every alignment).
@@ -478,8 +497,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             appendingPredicate: { stage, predicate, predicateSite in
                 withBorrowed(stage, as: PipelineStage<Step>.self) { stage in
                     guard !stage.hasPredicate else { return nil }
-                    return PipelineStage(
-                        stage.step, after: stage.upstream, site: stage.siteLiteral, predicate: predicate, predicateSite: predicateSite)
+                    return PipelineStage(stage, predicate: predicate, predicateSite: predicateSite)
                 }
             },
             site: site,
@@ -494,6 +512,24 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
                 withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(observer) }
             }
         )
+    }
+
+    /// `stage` followed by `filter(predicate)`: the same step, upstream, state
+    /// layout and functions, with the predicate. Copies what
+    /// ``init(_:after:site:predicate:predicateSite:)`` made for `stage` rather
+    /// than making it again, so that the function each stage type makes for a
+    /// following `filter` (``Pipeline/appendingPredicate``) stays small: it is
+    /// compiled for every step type an app uses (docs/Architecture.md, "Code per
+    /// stage").
+    @_alwaysEmitIntoClient
+    init(_ stage: PipelineStage<Step>, predicate: @escaping (Step.Output) throws -> Bool, predicateSite: SiteLiteral) {
+        step = stage.step
+        upstream = stage.upstream
+        stateOffset = stage.stateOffset
+        self.predicate = predicate
+        hasPredicate = true
+        self.predicateSite = predicateSite
+        super.init(sameAs: stage)
     }
 
     /// Every operator of the pipeline up to this stage, upstream first: the

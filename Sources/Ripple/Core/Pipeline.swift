@@ -761,18 +761,22 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @_alwaysEmitIntoClient
     func subscribeSink(_ downstream: PipelineDownstream<Step.Output>) -> SubscriptionBase {
         switch position {
-        case .firstOnSource:
+        // (A stage on a `just` never gets here: `connect` runs it instead.)
+        case .firstOnSource, .firstOnJust:
             let sink = PipelineSink(tail: self, downstream: downstream) { _, _, _ in }
             sink.setUpstream(upstream.subscribeNested(sink: AnyObserver { event in
                 PipelineStage<Step>.receiveAlone(event, sink)
             }))
             return sink
-        // (A stage on a `just` never gets here: `connect` runs it instead.)
-        case .secondOnSource, .firstOnJust, .later:
+        case .secondOnSource, .later:
             let sink = PipelineSink(tail: self, downstream: downstream) { core, input, failure in
                 PipelineStage<Step>.receive(core, input, failure)
             }
-            sink.setUpstream(subscribeFirst(sink))
+            // Through the first stage (``subscribeFirst(_:)``, which the
+            // previous stage's function runs): this stage is not first.
+            sink.setUpstream(withBorrowed(upstream, as: Pipeline<Step.Input>.self) { previous in
+                previous.subscribeSource(previous, sink)
+            })
             return sink
         }
     }

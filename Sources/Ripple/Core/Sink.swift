@@ -350,6 +350,15 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         return result
     }
 
+    /// ``update(_:)``, called rather than inlined: for an operator's cold paths
+    /// (an error, the end of a source), so that each is a call instead of one
+    /// more copy of the update's code in every app that uses the operator.
+    @_alwaysEmitIntoClient
+    @inline(never)
+    final func updateOutOfLine(_ body: (inout State, inout Outbox) -> Void) {
+        update(body)
+    }
+
     /// `endingTurn` of a turn ended by a thread that found the queue too long,
     /// until the deliverer replaces it with its own thread.
     @usableFromInline

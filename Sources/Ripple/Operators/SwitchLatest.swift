@@ -113,11 +113,10 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
     }
 
     /// The outer sequence completed: completes too unless an inner sequence is
-    /// still running. Out of line: it happens once.
+    /// still running. Its update is out of line: it happens once.
     @_alwaysEmitIntoClient
-    @inline(never)
     func outerCompleted() {
-        update { state, outbox in
+        updateOutOfLine { state, outbox in
             state.outerDone = true
             if !state.terminated && !state.hasLatest {
                 state.terminated = true
@@ -216,12 +215,11 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         }
     }
 
-    /// Out of line: the cold path of `outerOn(_:)` (twice) and of the inner
-    /// sequences.
+    /// The cold path of `outerOn(_:)` (twice) and of the inner sequences: its
+    /// update is out of line.
     @_alwaysEmitIntoClient
-    @inline(never)
     func fail(_ error: Swift.Error) {
-        update { state, outbox in
+        updateOutOfLine { state, outbox in
             if state.terminated { return }
             state.terminated = true
             outbox.terminate(.error(error))

@@ -414,7 +414,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         case .error(let error):
             fail(error)
         case .completed:
-            update { state, outbox in
+            updateOutOfLine { state, outbox in
                 state.outerDone = true
                 if !state.terminated && state.active == 0 && state.queue.isEmpty {
                     state.terminated = true
@@ -627,7 +627,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
 
     @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error) {
-        update { state, outbox in
+        updateOutOfLine { state, outbox in
             if state.terminated { return }
             state.terminated = true
             outbox.terminate(.error(error))

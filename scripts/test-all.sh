@@ -24,6 +24,14 @@ echo "==> Availability: nothing above macOS 10.15 / iOS 13 / tvOS 13 / watchOS 6
 scripts/check-availability.py --self-test
 scripts/check-availability.py
 
+# One lock of Ripple's own on every platform (docs/Architecture.md, "The lock and
+# the atomics"): `PlatformLock`/`LockedState`, never Foundation's locks.
+echo "==> One lock: no Foundation lock in Sources/"
+if grep -rnE '\bNS(Recursive)?Lock\b' Sources; then
+    echo "error: use PlatformLock or LockedState (Sources/Ripple/Core/Locking.swift), not a Foundation lock" >&2
+    exit 1
+fi
+
 # With the trait: AsyncHTTPClientTransport and its tests are built too (SwiftNIO,
 # BoringSSL and AsyncHTTPClient: about 10 minutes of CPU on a first build, so 5 more
 # minutes on 2 idle cores). The build without the trait is the ThreadSanitizer step's.

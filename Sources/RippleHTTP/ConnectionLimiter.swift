@@ -55,7 +55,7 @@ struct ConnectionSlots: Equatable {
 /// waits in Ripple's queue (where its timeout has not started and disposing
 /// it sends nothing), not in the transport's.
 final class ConnectionLimiter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var slots: ConnectionSlots
     private var grants: [UInt64: @Sendable () -> Void] = [:]
     private var nextID: UInt64 = 0

@@ -44,7 +44,7 @@ extension HTTPClient {
 /// operators and a subject per request to express one race.)
 @usableFromInline
 final class TimedAttempt: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var observer: ((SingleEvent<HTTPResponse>) -> Void)?
     private var timer: Disposable?
     private var subscription: Disposable?

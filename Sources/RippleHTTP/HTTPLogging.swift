@@ -205,7 +205,7 @@ public struct HTTPLogger: Sendable {
 /// The start time of one logged attempt, whether its outcome was logged, and
 /// (for a stream) its head and body size.
 final class LoggedAttempt: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var startTime: Date?
     private var finished = false
     private var streamHead: HTTPURLResponse?

@@ -38,7 +38,7 @@ public protocol ValueCache<Key, Value>: Sendable {
 /// let cache = InMemoryCache<String, [Repository]>(countLimit: 100)
 /// ```
 public final class InMemoryCache<Key: Hashable, Value>: ValueCache, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var storage: [Key: Value] = [:]
     private var order: [Key] = []
     /// The most entries kept, or `nil` for no limit.
@@ -205,7 +205,7 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     private let readCache: (Key) -> Maybe<Value>
     private let writeCache: (Value, Key) -> Completable
     private let fetch: (Key) -> Single<Value>
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var inFlight: [Key: (id: UInt64, fetch: Observable<Value>)] = [:]
     private var nextID: UInt64 = 0
 

@@ -20,7 +20,7 @@ final class ResponseReceiver: @unchecked Sendable {
         case stream((Event<HTTPResponsePart>) -> Void)
     }
 
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var consumer: Consumer?
     private var response: HTTPURLResponse?
     private var collected = Data()

@@ -247,7 +247,7 @@ public struct RetryPolicy: Sendable {
 /// SplitMix64: a tiny deterministic generator for seeded jitter.
 @usableFromInline
 final class SeededRandom: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var state: UInt64
 
     @usableFromInline

@@ -181,7 +181,7 @@ struct TransportRunState<Task> {
 /// State it keeps beside this one is read and written only inside
 /// ``withLock(_:)`` (one lock per request).
 final class TransportRun<Task>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var state: TransportRunState<Task>
     private let limiter: ConnectionLimiter
     private let id: UInt64

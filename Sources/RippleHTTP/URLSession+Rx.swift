@@ -157,7 +157,7 @@ extension Reactive where Base: URLSession {
 }
 
 /// `URLSession.rx.shouldLogRequest`'s storage, read and written under the lock.
-private let shouldLogRequestLock = NSLock()
+private let shouldLogRequestLock = PlatformLock()
 nonisolated(unsafe) private var shouldLogRequestStorage: @Sendable (URLRequest) -> Bool = { _ in false }
 
 extension Reactive where Base == URLSession {

@@ -142,7 +142,7 @@ final class URLSessionTaskRun: @unchecked Sendable {
 /// It holds no reference to the client (the session holds its delegate until
 /// it is invalidated, which the client does when it is released).
 final class URLSessionTaskEvents: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var runs: [Int: URLSessionTaskRun] = [:]
 
     func register(_ task: URLSessionTask, _ run: URLSessionTaskRun) {

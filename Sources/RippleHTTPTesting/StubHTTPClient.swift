@@ -190,7 +190,7 @@ public final class StubHTTPClient: HTTPClient, @unchecked Sendable {
         var defaultDelay: RxTimeInterval?
     }
 
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var state = State()
     /// Runs the delays.
     public let scheduler: any SchedulerType
@@ -448,7 +448,7 @@ public final class StubHTTPClient: HTTPClient, @unchecked Sendable {
 
 /// A thread-safe counter.
 final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var count = 0
 
     /// Returns the current count and increments it.
@@ -468,7 +468,7 @@ final class Counter: @unchecked Sendable {
 
 /// The head and body of a streamed stub response, collected for `send`.
 final class HTTPResponseCollector: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var head: HTTPURLResponse?
     private var body = Data()
 

@@ -208,7 +208,7 @@ open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter
 
 /// A lock-protected value.
 final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var storage: Value
 
     init(_ value: Value) {

@@ -16,8 +16,10 @@ import Musl
 /// tests must run clean under `--sanitize=thread`. The lock lives in its own
 /// allocation, never moved (an `os_unfair_lock` must not be copied once used).
 /// Lock-free paths use ``AtomicCell`` (C11 atomics, which TSan understands).
+/// It is `package` so that every module of the package (RippleHTTP, RippleCocoa,
+/// RippleTest, ...) locks with it too, never with Foundation's `NSLock`.
 @usableFromInline
-final class PlatformLock: @unchecked Sendable {
+package final class PlatformLock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline
     let pointer: UnsafeMutablePointer<os_unfair_lock>
@@ -27,7 +29,7 @@ final class PlatformLock: @unchecked Sendable {
     #endif
 
     @_alwaysEmitIntoClient
-    init() {
+    package init() {
         #if canImport(Darwin)
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: os_unfair_lock())
@@ -47,7 +49,7 @@ final class PlatformLock: @unchecked Sendable {
     }
 
     @_alwaysEmitIntoClient
-    func lock() {
+    package func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(pointer)
         #else
@@ -56,7 +58,7 @@ final class PlatformLock: @unchecked Sendable {
     }
 
     @_alwaysEmitIntoClient
-    func unlock() {
+    package func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(pointer)
         #else
@@ -65,7 +67,7 @@ final class PlatformLock: @unchecked Sendable {
     }
 
     @_alwaysEmitIntoClient
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()

@@ -41,7 +41,7 @@ private final class DeallocationWatcher {
     private static let keyObject = Key()
     private final class Key: Sendable {}
     /// Makes "look up, or attach a new watcher" one step.
-    private static let lock = NSLock()
+    private static let lock = PlatformLock()
 
     static func watcher(of object: AnyObject) -> DeallocationWatcher {
         let key = UnsafeRawPointer(Unmanaged.passUnretained(keyObject).toOpaque())

@@ -23,7 +23,7 @@ class DelegateProxy: NSObject {
     /// Read from `responds(to:)`/`forwardingTarget(for:)`, which UIKit may call
     /// from any isolation as far as Swift knows: kept behind a lock.
     private final class Forwarding: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = PlatformLock()
         private weak var weakDelegate: AnyObject?
         private var retainedDelegate: AnyObject?
         private var observed: Set<Selector> = []

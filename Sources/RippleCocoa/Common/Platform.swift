@@ -21,7 +21,7 @@ import Ripple
 /// main thread at once when disposed there (the usual case: `ControlEvent` and
 /// `ControlProperty` dispose on the main queue), otherwise from the main queue.
 final class MainActorDisposable: Disposable, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var action: (@MainActor @Sendable () -> Void)?
 
     init(_ action: @escaping @MainActor @Sendable () -> Void) {
@@ -58,7 +58,7 @@ enum Lifetime {
 
     private final class Key: Sendable {}
     private static let key = Key()
-    private static let lock = NSLock()
+    private static let lock = PlatformLock()
 
     static func ended(of object: AnyObject) -> Observable<Void> {
         let key = UnsafeRawPointer(Unmanaged.passUnretained(Self.key).toOpaque())

@@ -20,7 +20,7 @@ final class StreamingRun<Format: StreamFormat, Output>: @unchecked Sendable {
         case waiting(TimeInterval, error: Error?)
     }
 
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var machine: StreamingMachine<Format>
     private var observer: AnyObserver<Output>?
     /// Connections opened so far.

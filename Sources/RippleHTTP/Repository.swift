@@ -202,12 +202,18 @@ extension Fetched: Sendable where Value: Sendable {}
 /// nothing cached:    --------(n|)         .fresh(n)
 /// ```
 public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
-    private let readCache: (Key) -> Maybe<Value>
-    private let writeCache: (Value, Key) -> Completable
-    private let fetch: (Key) -> Single<Value>
-    private let lock = PlatformLock()
-    private var inFlight: [Key: (id: UInt64, fetch: Observable<Value>)] = [:]
-    private var nextID: UInt64 = 0
+    @usableFromInline
+    let readCache: (Key) -> Maybe<Value>
+    @usableFromInline
+    let writeCache: (Value, Key) -> Completable
+    @usableFromInline
+    let fetch: (Key) -> Single<Value>
+    @usableFromInline
+    let lock = PlatformLock()
+    @usableFromInline
+    var inFlight: [Key: (id: UInt64, fetch: Observable<Value>)] = [:]
+    @usableFromInline
+    var nextID: UInt64 = 0
 
     /// A repository reading and writing `cache` and fetching with `fetch`
     /// (called once per network fetch; concurrent fetches of one key share one
@@ -235,6 +241,7 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     /// ```
     /// value(for: key):   c-------(n|)     or   c-------(f|)
     /// ```
+    @_alwaysEmitIntoClient
     public func value(for key: Key) -> Observable<Fetched<Value>> {
         let readCache = self.readCache
         let cached = Observable.deferred { readCache(key).asObservable() }
@@ -257,6 +264,7 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     /// ```
     /// refresh(key):   --------(n|)
     /// ```
+    @_alwaysEmitIntoClient
     public func refresh(_ key: Key) -> Single<Value> {
         sharedFetch(key).asSingle()
     }
@@ -266,6 +274,7 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     /// ```
     /// cachedValue(for: key):   (c|)   or   |
     /// ```
+    @_alwaysEmitIntoClient
     public func cachedValue(for key: Key) -> Maybe<Value> {
         readCache(key)
     }
@@ -279,7 +288,8 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     }
 
     /// The running fetch of `key`, or a new one: fetch, store, then emit.
-    private func sharedFetch(_ key: Key) -> Observable<Value> {
+    @_alwaysEmitIntoClient
+    func sharedFetch(_ key: Key) -> Observable<Value> {
         Observable.deferred { [self] in
             lock.lock()
             if let running = inFlight[key] {
@@ -314,7 +324,8 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
         }
     }
 
-    private func finished(_ key: Key, id: UInt64) {
+    @usableFromInline
+    func finished(_ key: Key, id: UInt64) {
         lock.lock()
         if inFlight[key]?.id == id {
             inFlight[key] = nil
@@ -336,6 +347,9 @@ enum RepositoryInput<Value> {
 struct RepositoryMachine<Value> {
     @usableFromInline
     var outputs: [Fetched<Value>] = []
+
+    @usableFromInline
+    init() {}
     private var cacheDone = false
     private var cached: Value?
     private var pendingFailure: Error?

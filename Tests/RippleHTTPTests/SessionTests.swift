@@ -162,6 +162,21 @@ final class SessionTests: HTTPTestCase {
         XCTAssertEqual(stub.requests.count, 1)
     }
 
+    /// `response(for:)` converts without `map` (Performance.md): the decoding
+    /// error is its one event, when the response arrives, and nothing is left
+    /// running (`HTTPTestCase` checks the resource counter).
+    func testADecodingFailureIsTheOneEventWhenTheResponseArrives() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let stub = StubHTTPClient(scheduler: scheduler)
+        stub.stub(.get, "/repos/octocat/hello", .json(#"{"id":"not a number"}"#).delayed(by: .seconds(3)))
+        let session = Session(client: stub, scheduler: scheduler)
+        let res = scheduler.start { session.response(for: RepoRequest()).asObservable().map(\.id) }
+        XCTAssertEqual(res.events.map(\.time), [203])
+        XCTAssertEqual((res.events.first?.value.error as? HTTPError)?.kind, .undecodableBody)
+        XCTAssertEqual(stub.requests.count, 1)
+        XCTAssertEqual(stub.cancelledRequests.count, 0, "the request had ended; nothing to cancel")
+    }
+
     func testLoggingAsCurlThroughAPluggableSink() {
         let lines = Recorder<String>()
         let clock = Recorder<Int>()

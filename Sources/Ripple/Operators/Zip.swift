@@ -183,14 +183,15 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
                 }
             }
         case .error(let error):
-            update { state, outbox in
+            // The cold paths are calls (Architecture.md, "Several upstreams").
+            updateOutOfLine { state, outbox in
                 guard !state.terminated else { return }
                 state.terminated = true
                 outbox.terminate(.error(error))
             }
         case .completed:
             let arity = arity
-            update { state, outbox in
+            updateOutOfLine { state, outbox in
                 guard !state.terminated && !state.isDone[index] else { return }
                 state.isDone[index] = true
                 state.doneCount += 1

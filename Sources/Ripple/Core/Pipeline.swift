@@ -125,7 +125,7 @@ extension ObservableType {
     /// exists is changed. `site` is the operator's (see ``OperatorSite``).
     @_alwaysEmitIntoClient
     func appending<Step: PipelineStep>(_ step: Step, site: SiteLiteral) -> Observable<Step.Output> where Step.Input == Element {
-        PipelineStage(step, after: asObservable(), site: site)
+        PipelineStage.make(step, after: asObservable(), site: site)
     }
 }
 
@@ -446,6 +446,16 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @usableFromInline
     let predicateSite: SiteLiteral
 
+    /// A stage of `step` after `upstream`: computes the state layout and makes
+    /// the stage's functions.
+    ///
+    /// A static function rather than the initialiser because Ripple's own binary
+    /// compiles every initialiser of a class (its method descriptor refers to it),
+    /// unspecialised, even when it is `@_alwaysEmitIntoClient`: the functions made
+    /// here, and everything they call (the stage's entry points, its `connect`
+    /// and `subscribeSink`), were 21 KB of unspecialised code in every app.
+    /// A static function of a final class is compiled only where it is called.
+    ///
     /// Always inlined into the operator: left to the optimizer, the
     /// specialisation for `map` and `compactMap` stayed out of line once the
     /// operators lost their `file:line:` parameters, and its owned arguments
@@ -453,22 +463,21 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// chain with it).
     @_alwaysEmitIntoClient
     @inline(__always)
-    init(
+    static func make(
         _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral,
         predicate: ((Step.Output) throws -> Bool)? = nil, predicateSite: SiteLiteral = .none
-    ) {
-        self.step = step
-        self.upstream = upstream
+    ) -> PipelineStage<Step> {
         // Not `predicate ?? { _ in true }`: through the generic `??` the closure
         // came back wrapped in two reabstraction thunks.
+        let hasPredicate: Bool
+        let storedPredicate: (Step.Output) throws -> Bool
         if let predicate {
-            self.predicate = predicate
+            storedPredicate = predicate
             hasPredicate = true
         } else {
-            self.predicate = { _ in true }
+            storedPredicate = { _ in true }
             hasPredicate = false
         }
-        self.predicateSite = predicateSite
         let previous: Pipeline<Step.Input>? = upstream.kind == .stage ? unsafeDowncast(upstream, to: Pipeline<Step.Input>.self) : nil
         let sourceIsJust = previous?.sourceIsJust ?? (upstream.kind == .just)
         let position: StagePosition
@@ -481,10 +490,12 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         let before = previous?.stateSize ?? 0
         let size = MemoryLayout<Step.State>.size
         let alignment = MemoryLayout<Step.State>.alignment
-        stateOffset = size == 0 ? before : (before + alignment - 1) / alignment * alignment
+        let stateOffset = size == 0 ? before : (before + alignment - 1) / alignment * alignment
         // The functions capture nothing: they receive the stage (one allocation
         // per operator applied, see docs/Architecture.md).
-        super.init(
+        return PipelineStage(
+            step: step, upstream: upstream, stateOffset: stateOffset, predicate: storedPredicate, hasPredicate: hasPredicate,
+            predicateSite: predicateSite,
             pull: { stage, context, input, failure in
                 try withBorrowed(stage, as: PipelineStage<Step>.self) { try $0.pullHere(context, input, failure, at: $0.position) }
             },
@@ -508,15 +519,42 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             subscribeHandlers: { stage, handlers in
                 withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(handlers) }
             },
-            { stage, observer in
+            subscribeObserver: { stage, observer in
                 withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(observer) }
             }
         )
     }
 
+    /// Stores what ``make(_:after:site:predicate:predicateSite:)`` computed and
+    /// made; nothing else (see there why).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    init(
+        step: Step, upstream: Observable<Step.Input>, stateOffset: Int, predicate: @escaping (Step.Output) throws -> Bool,
+        hasPredicate: Bool, predicateSite: SiteLiteral,
+        pull: @escaping (Pipeline<Step.Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Step.Output>,
+        prepareStates: @escaping (Pipeline<Step.Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
+        subscribeSource: @escaping (Pipeline<Step.Output>, PipelineSinkCore) -> SubscriptionBase?,
+        appendingPredicate: @escaping (Pipeline<Step.Output>, @escaping (Step.Output) throws -> Bool, SiteLiteral) -> Observable<Step.Output>?,
+        site: SiteLiteral, position: StagePosition, stateSize: Int, stateAlignment: Int, sourceIsJust: Bool,
+        subscribeHandlers: @escaping (HandlersProducer<Step.Output>, SubscribeHandlers<Step.Output>) -> SubscriptionBase?,
+        subscribeObserver: @escaping (HandlersProducer<Step.Output>, AnyObserver<Step.Output>) -> SubscriptionBase?
+    ) {
+        self.step = step
+        self.upstream = upstream
+        self.stateOffset = stateOffset
+        self.predicate = predicate
+        self.hasPredicate = hasPredicate
+        self.predicateSite = predicateSite
+        super.init(
+            pull: pull, prepareStates: prepareStates, subscribeSource: subscribeSource, appendingPredicate: appendingPredicate,
+            site: site, position: position, stateSize: stateSize, stateAlignment: stateAlignment, sourceIsJust: sourceIsJust,
+            subscribeHandlers: subscribeHandlers, subscribeObserver)
+    }
+
     /// `stage` followed by `filter(predicate)`: the same step, upstream, state
     /// layout and functions, with the predicate. Copies what
-    /// ``init(_:after:site:predicate:predicateSite:)`` made for `stage` rather
+    /// ``make(_:after:site:predicate:predicateSite:)`` made for `stage` rather
     /// than making it again, so that the function each stage type makes for a
     /// following `filter` (``Pipeline/appendingPredicate``) stays small: it is
     /// compiled for every step type an app uses (docs/Architecture.md, "Code per

@@ -27,7 +27,8 @@ scripts/check-availability.py
 # One lock of Ripple's own on every platform (docs/Architecture.md, "The lock and
 # the atomics"): `PlatformLock`/`LockedState`, never Foundation's locks.
 echo "==> One lock: no Foundation lock in Sources/"
-if grep -rnE '\bNS(Recursive)?Lock\b' Sources; then
+# Code lines of Swift sources only: comments and the docs may name them.
+if grep -rnP --include='*.swift' '^(?!\s*//).*\bNS(Recursive)?Lock\b' Sources; then
     echo "error: use PlatformLock or LockedState (Sources/Ripple/Core/Locking.swift), not a Foundation lock" >&2
     exit 1
 fi

@@ -67,10 +67,21 @@ echo "==> ThreadSanitizer: concurrency and scheduler tests; type-checking time"
 # no extra build is needed.
 mkdir -p .build-tsan
 tsan_log=.build-tsan/test-all.log
+tsan_status=0
 swift test --sanitize=thread --scratch-path .build-tsan \
     -Xswiftc -Xfrontend -Xswiftc -warn-long-expression-type-checking=300 \
     --filter 'Concurrency|Subject|Relay|SchedulingOperatorTests|DispatchSchedulerTests|BlockingTests|FastPath|Serializing|FlatMap|ObserveOn|Catch|FlattenJust' \
-    2>&1 | tee "$tsan_log"
+    2>&1 | tee "$tsan_log" || tsan_status=$?
+if [ "$tsan_status" -ne 0 ]; then
+    # A race report sits wherever the racing test ran, often thousands of lines up;
+    # repeat each report and the test that was running, so the end of the log names it.
+    echo "error: the ThreadSanitizer run failed (exit code $tsan_status); its reports:" >&2
+    awk '/^Test Case .* started/ { test = $0 }
+         /WARNING: ThreadSanitizer/ { print "--- during: " test; show = 1 }
+         show { print }
+         /^SUMMARY: ThreadSanitizer/ { show = 0 }' "$tsan_log" >&2
+    exit "$tsan_status"
+fi
 if grep -q "expression took" "$tsan_log"; then
     echo "error: expressions above took longer than 300 ms to type-check:" >&2
     grep "expression took" "$tsan_log" >&2

@@ -464,20 +464,8 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @_alwaysEmitIntoClient
     @inline(__always)
     static func make(
-        _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral,
-        predicate: ((Step.Output) throws -> Bool)? = nil, predicateSite: SiteLiteral = .none
+        _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral
     ) -> PipelineStage<Step> {
-        // Not `predicate ?? { _ in true }`: through the generic `??` the closure
-        // came back wrapped in two reabstraction thunks.
-        let hasPredicate: Bool
-        let storedPredicate: (Step.Output) throws -> Bool
-        if let predicate {
-            storedPredicate = predicate
-            hasPredicate = true
-        } else {
-            storedPredicate = { _ in true }
-            hasPredicate = false
-        }
         let previous: Pipeline<Step.Input>? = upstream.kind == .stage ? unsafeDowncast(upstream, to: Pipeline<Step.Input>.self) : nil
         let sourceIsJust = previous?.sourceIsJust ?? (upstream.kind == .just)
         let position: StagePosition
@@ -494,8 +482,8 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         // The functions capture nothing: they receive the stage (one allocation
         // per operator applied, see docs/Architecture.md).
         return PipelineStage(
-            step: step, upstream: upstream, stateOffset: stateOffset, predicate: storedPredicate, hasPredicate: hasPredicate,
-            predicateSite: predicateSite,
+            step: step, upstream: upstream, stateOffset: stateOffset, predicate: { _ in true }, hasPredicate: false,
+            predicateSite: .none,
             pull: { stage, context, input, failure in
                 try withBorrowed(stage, as: PipelineStage<Step>.self) { try $0.pullHere(context, input, failure, at: $0.position) }
             },
@@ -525,7 +513,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         )
     }
 
-    /// Stores what ``make(_:after:site:predicate:predicateSite:)`` computed and
+    /// Stores what ``make(_:after:site:)`` computed and
     /// made; nothing else (see there why).
     @_alwaysEmitIntoClient
     @inline(__always)
@@ -554,7 +542,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
 
     /// `stage` followed by `filter(predicate)`: the same step, upstream, state
     /// layout and functions, with the predicate. Copies what
-    /// ``make(_:after:site:predicate:predicateSite:)`` made for `stage` rather
+    /// ``make(_:after:site:)`` made for `stage` rather
     /// than making it again, so that the function each stage type makes for a
     /// following `filter` (``Pipeline/appendingPredicate``) stays small: it is
     /// compiled for every step type an app uses (docs/Architecture.md, "Code per

@@ -136,10 +136,12 @@ public final class InMemoryCache<Key: Hashable, Value>: ValueCache, @unchecked S
     }
 }
 
+// A case whose payload depends on a type parameter is `indirect` where it is not built
+// per event on a hot path (docs/Performance.md, "Boxed payloads").
 /// What a ``CachedRepository`` reports while it loads a value: everything a
 /// view model needs to render "cached, refreshing", "fresh" and "failed, but
 /// here is what we had".
-public enum Fetched<Value> {
+public indirect enum Fetched<Value> {
     /// The value from the cache; a fresh one is on its way.
     case cached(Value)
     /// The value from the network (now also in the cache). Final.
@@ -334,11 +336,13 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     }
 }
 
+// A case whose payload depends on a type parameter is `indirect` where it is not built
+// per event on a hot path (docs/Performance.md, "Boxed payloads").
 @usableFromInline
 enum RepositoryInput<Value> {
-    case cacheHit(Value)
+    indirect case cacheHit(Value)
     case cacheMiss
-    case fresh(Value)
+    indirect case fresh(Value)
     case failed(Error)
 }
 

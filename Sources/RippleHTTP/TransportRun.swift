@@ -17,13 +17,15 @@ import FoundationNetworking
 /// `Task` is the transport's handle on a request in flight (a
 /// `URLSessionDataTask`, an AsyncHTTPClient task).
 struct TransportRunState<Task> {
+    // A case whose payload depends on a type parameter is `indirect` where it is not built
+    // per event on a hot path (docs/Performance.md, "Boxed payloads").
     enum Phase {
         /// Waiting for a connection slot.
         case waiting
         /// The slot is held; the request is being handed over.
         case starting
         /// The transport has the request.
-        case running(Task)
+        indirect case running(Task)
         /// The transport is done with it (response, failure or cancellation).
         case finished
         /// Disposed before it was handed over: nothing is sent.

@@ -37,9 +37,11 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         var error: Swift.Error?
     }
 
+    // A case whose payload depends on a type parameter is `indirect` where it is not built
+    // per event on a hot path (docs/Performance.md, "Boxed payloads").
     private enum Step {
         case fail(Swift.Error)
-        case forward(Event<Element>)
+        indirect case forward(Event<Element>)
         case wait(since: RxTime)
         case idle
     }

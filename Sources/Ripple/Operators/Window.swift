@@ -37,9 +37,11 @@ extension ObservableType {
 /// observers and to the downstream observer).
 @usableFromInline
 final class WindowSink<Element>: Sink<Observable<Element>>, @unchecked Sendable {
+    // A case whose payload depends on a type parameter is `indirect` where it is not built
+    // per event on a hot path (docs/Performance.md, "Boxed payloads").
     private enum Work {
         case start
-        case event(Event<Element>)
+        indirect case event(Event<Element>)
         case tick(windowID: Int)
     }
 

@@ -58,8 +58,9 @@ public typealias Maybe<Element> = PrimitiveSequence<MaybeTrait, Element>
 /// The outcome of a ``Maybe``.
 @frozen
 public enum MaybeEvent<Element> {
+    // `indirect`: built once per `Maybe`; docs/Performance.md, "Boxed payloads".
     /// One element, then completion.
-    case success(Element)
+    indirect case success(Element)
     /// Failure.
     case error(Swift.Error)
     /// Completion without an element.

@@ -118,10 +118,17 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         // `onDisposed` runs once: after the outcome, or when disposed before it.
         let onDisposed = MainActorGate.onDisposed(onDisposed, through: delivery)
         let disposed = Disposables.create(with: { onDisposed?() })
-        let disposable = subscribe({ event in
+        // The outcome is taken from the events directly rather than through
+        // `subscribe(_:delivery:)`: building a `MaybeEvent.success` allocates
+        // (its payload is boxed, docs/Performance.md, "Boxed payloads").
+        var reported = false
+        let disposable = primitiveSequence.asObservable().subscribe({ event in
+            // The first outcome wins; anything after it is ignored.
+            if reported { return }
+            reported = true
             defer { disposed.dispose() }
             switch event {
-            case .success(let element):
+            case .next(let element):
                 onSuccess?(element)
             case .error(let error):
                 Hooks.report(error, to: onError, callStack: callStack)

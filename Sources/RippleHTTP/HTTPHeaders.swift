@@ -32,7 +32,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
     /// Fields from a dictionary, sorted by name (dictionaries have no order).
     public init(_ dictionary: [String: String]) {
-        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in dictionary.sorted(byKey: \.key) {
             self[name] = value
         }
     }

@@ -23,7 +23,7 @@ extension URLRequest {
         } else if method != "GET" || httpBody != nil {
             parts.append("-X \(method)")
         }
-        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(byKey: { $0.key.lowercased() }) {
             let shown = redacted.contains(name.lowercased()) ? "<redacted>" : value
             parts.append("-H \(URLRequest.shellQuoted("\(name): \(shown)"))")
         }

@@ -146,7 +146,7 @@ extension Array: HTTPParameterConvertible where Element: HTTPParameterConvertibl
 extension Dictionary: HTTPParameterConvertible where Key == String, Value: HTTPParameterConvertible {
     /// `.object`, keys sorted (a dictionary has no order).
     public var httpParameterValue: HTTPParameterValue {
-        .object(HTTPParameters(sorted { $0.key < $1.key }.map { ($0.key, $0.value.httpParameterValue) }))
+        .object(HTTPParameters(sorted(byKey: \.key).map { ($0.key, $0.value.httpParameterValue) }))
     }
 }
 
@@ -178,7 +178,7 @@ public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
 
     /// Parameters from a dictionary, sorted by name (a dictionary has no order).
     public init(_ dictionary: [String: any HTTPParameterConvertible]) {
-        self.init(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        self.init(dictionary.sorted(byKey: \.key).map { ($0.key, $0.value) })
     }
 
     /// Parameters from a dictionary literal, in the order written.

@@ -42,7 +42,7 @@ public struct HTTPResponse: Sendable {
                 headers[name] = "\(value)"
             }
         }
-        return HTTPHeaders(headers.fields.sorted { $0.name.lowercased() < $1.name.lowercased() }.map { ($0.name, $0.value) })
+        return HTTPHeaders(headers.fields.sorted(byKey: { $0.name.lowercased() }).map { ($0.name, $0.value) })
     }
 
     /// The URL the response came from.

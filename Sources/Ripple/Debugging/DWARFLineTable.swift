@@ -63,7 +63,8 @@ struct DWARFLineTable {
         }
         // Rows at the same address: the end of a sequence first, so that a
         // sequence starting where another ended wins the search.
-        rows.sort { ($0.address, $0.isEnd ? 0 : 1) < ($1.address, $1.isEnd ? 0 : 1) }
+        // (The key is the address and that bit; no address reaches 2^63.)
+        rows = rows.sorted(byKey: { $0.address << 1 | ($0.isEnd ? 0 : 1) })
     }
 
     /// Parses one line-number program and adds its rows; returns the offset of

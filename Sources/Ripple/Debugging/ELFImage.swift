@@ -77,7 +77,7 @@ final class ELFImage: @unchecked Sendable {
             guard info & 0xf == 2, sectionIndex != 0, size > 0 else { continue }
             functions.append(Function(address: address, size: size, name: name))
         }
-        functions.sort { $0.address < $1.address }
+        functions = functions.sorted(byKey: { $0.address })
         return functions
     }
 

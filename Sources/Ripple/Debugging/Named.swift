@@ -151,7 +151,7 @@ extension Resources {
     /// empty in release builds).
     public static var liveNamedSubscriptions: [NamedSubscription] {
         NamedStreams.registry.withLock { registry in
-            registry.sorted { $0.key < $1.key }.map { NamedSubscription(name: $0.value, id: $0.key) }
+            registry.map { NamedSubscription(name: $0.value, id: $0.key) }.sorted(byKey: { $0.id })
         }
     }
 }
@@ -200,7 +200,7 @@ public final class NamedSubscriptionScope: @unchecked Sendable {
     /// The subscriptions made in this scope that are still alive, oldest first.
     public var liveSubscriptions: [NamedSubscription] {
         state.withLock { state in
-            state.live.sorted { $0.key < $1.key }.map { NamedSubscription(name: $0.value, id: $0.key) }
+            state.live.map { NamedSubscription(name: $0.value, id: $0.key) }.sorted(byKey: { $0.id })
         }
     }
 

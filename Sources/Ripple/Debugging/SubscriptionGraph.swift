@@ -195,7 +195,7 @@ extension SubscriptionGraph {
         let hasUpstream = Set(liveEdges.map(\.to.id))
         var nodes: [Node] = []
         var edges: [Edge] = []
-        for node in liveNodes.sorted(by: { $0.stepIDs[0] < $1.stepIDs[0] }) {
+        for node in liveNodes.sorted(byKey: { $0.stepIDs[0] }) {
             let subscribers = liveEdges.reduce(0) { $0 + ($1.from === node ? 1 : 0) }
             let last = AtomicCell.load(&node.lastEvent, ordering: .relaxed)
             let lastEventAt = last == 0 ? nil : Date(timeIntervalSince1970: Double(last) / 1_000_000_000)
@@ -231,7 +231,7 @@ extension SubscriptionGraph {
                 }
             }
         }
-        for edge in liveEdges.sorted(by: { $0.id < $1.id }) {
+        for edge in liveEdges.sorted(byKey: { $0.id }) {
             edges.append(Edge(
                 from: Int(edge.from.id), to: Int(edge.to.stepIDs[0]), events: AtomicCell.load(&edge.events, ordering: .relaxed)
             ))

@@ -317,42 +317,54 @@ enum Tracing {
         .map { unsafeBitCast($0, to: QueueLabelFunction.self) }
     #endif
 
+    /// The active recorders, at this moment.
+    private static var active: [TraceRecorder] {
+        recorders.withLock { $0 }
+    }
+
+    /// Appends an event to each of `recorders` that accepts `stream`: `kind`,
+    /// or `withoutValue` to one that does not record values. (Kinds, not a
+    /// closure that makes them: the optimiser compiled a closure-taking form
+    /// again for each caller's closure, five copies in every app.)
     private static func deliver(
-        stream: String, subscription: UInt64, _ kind: (_ recordsValues: Bool) -> TraceEvent.Kind
+        _ kind: TraceEvent.Kind, withoutValue: TraceEvent.Kind? = nil,
+        to recorders: [TraceRecorder], stream: String, subscription: UInt64
     ) {
-        let active = recorders.withLock { $0 }
-        guard !active.isEmpty else { return }
+        guard !recorders.isEmpty else { return }
         let thread = threadID()
-        for recorder in active where recorder.accepts(stream) {
-            recorder.append(kind(recorder.recordsValues), stream: stream, subscription: subscription, thread: thread, threadName: threadName)
+        for recorder in recorders where recorder.accepts(stream) {
+            let recorded = recorder.recordsValues ? kind : withoutValue ?? kind
+            recorder.append(recorded, stream: stream, subscription: subscription, thread: thread, threadName: threadName)
         }
     }
 
     static func record<Element>(_ event: Event<Element>, stream: String, subscription: UInt64) {
+        let recorders = active
+        guard !recorders.isEmpty else { return }
         switch event {
         case .next(let element):
-            var description: String?
-            deliver(stream: stream, subscription: subscription) { recordsValues in
-                guard recordsValues else { return .next(nil) }
-                if description == nil {
-                    let text = String(describing: element)
-                    description = text.count > 120 ? String(text.prefix(119)) + "…" : text
-                }
-                return .next(description)
-            }
+            // The element's text is made once, and only if a recorder keeps it.
+            let keepsValues = recorders.contains { $0.recordsValues && $0.accepts(stream) }
+            let text = keepsValues ? describe(element) : nil
+            deliver(.next(text), withoutValue: .next(nil), to: recorders, stream: stream, subscription: subscription)
         case .error(let error):
-            let description = String(describing: error)
-            deliver(stream: stream, subscription: subscription) { _ in .error(description) }
+            deliver(.error(String(describing: error)), to: recorders, stream: stream, subscription: subscription)
         case .completed:
-            deliver(stream: stream, subscription: subscription) { _ in .completed }
+            deliver(.completed, to: recorders, stream: stream, subscription: subscription)
         }
     }
 
+    /// An element's text as a trace keeps it: at most 120 characters.
+    private static func describe(_ element: Any) -> String {
+        let text = String(describing: element)
+        return text.count > 120 ? String(text.prefix(119)) + "…" : text
+    }
+
     static func recordSubscribed(stream: String, subscription: UInt64) {
-        deliver(stream: stream, subscription: subscription) { _ in .subscribed }
+        deliver(.subscribed, to: active, stream: stream, subscription: subscription)
     }
 
     static func recordDisposed(stream: String, subscription: UInt64) {
-        deliver(stream: stream, subscription: subscription) { _ in .disposed }
+        deliver(.disposed, to: active, stream: stream, subscription: subscription)
     }
 }

@@ -456,7 +456,7 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
             throw HTTPError.invalidRequest("AsyncHTTPClientTransport sends httpBody, not httpBodyStream")
         }
         var headers = NIOHTTP1.HTTPHeaders()
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(byKey: { $0.key.lowercased() }) {
             headers.add(name: name, value: value)
         }
         let body = request.httpBody.map { AsyncHTTPClient.HTTPClient.Body.bytes($0) }

@@ -66,6 +66,34 @@ final class TracingTests: RippleTestCase {
         b.dispose()
     }
 
+    func testAnElementIsDescribedOnceAndOnlyForARecorderThatKeepsValues() {
+        final class Counted: CustomStringConvertible, @unchecked Sendable {
+            var descriptions = 0
+            var description: String {
+                descriptions += 1
+                return "counted"
+            }
+        }
+        let withValues = TraceRecorder(recordsValues: true, filter: { $0 == "kept" })
+        let alsoWithValues = TraceRecorder(recordsValues: true, filter: { $0 == "kept" })
+        let withoutValues = TraceRecorder(recordsValues: false)
+        for recorder in [withValues, alsoWithValues, withoutValues] { recorder.start() }
+        let skipped = Counted()
+        _ = Observable.just(skipped).named("other").subscribe()
+        XCTAssertEqual(skipped.descriptions, 0, "no recorder that keeps values accepts the stream")
+        let kept = Counted()
+        _ = Observable.just(kept).named("kept").subscribe()
+        XCTAssertEqual(kept.descriptions, 1, "described once for both recorders that keep values")
+        for recorder in [withValues, alsoWithValues, withoutValues] { recorder.stop() }
+        let keptEvents = ["kept subscribed", "kept next(counted)", "kept completed", "kept disposed"]
+        XCTAssertEqual(kinds(withValues.events), keptEvents)
+        XCTAssertEqual(kinds(alsoWithValues.events), keptEvents)
+        XCTAssertEqual(kinds(withoutValues.events), [
+            "other subscribed", "other next(-)", "other completed", "other disposed",
+            "kept subscribed", "kept next(-)", "kept completed", "kept disposed",
+        ])
+    }
+
     func testSeveralRecordersRecordIndependently() {
         let first = TraceRecorder()
         let second = TraceRecorder()

@@ -17,13 +17,18 @@ public enum Hooks {
     /// ``recordCallStackOnError`` is `true`).
     public typealias CustomCaptureSubscriptionCallstack = @Sendable () -> [String]
 
-    private struct State {
-        var defaultErrorHandler: DefaultErrorHandler = Hooks.printingErrorHandler
-        var captureCallStack: CustomCaptureSubscriptionCallstack = { Thread.callStackSymbols }
-        var contractViolationHandler: @Sendable (String) -> Void = Hooks.printingContractViolationHandler
-    }
+    /// The three handlers (a tuple: see "State is a tuple" in
+    /// docs/Architecture.md).
+    private typealias State = (
+        defaultErrorHandler: DefaultErrorHandler, captureCallStack: CustomCaptureSubscriptionCallstack,
+        contractViolationHandler: @Sendable (String) -> Void
+    )
 
-    private static let state = LockedState(State())
+    private static let state = LockedState<State>(
+        (
+            defaultErrorHandler: Hooks.printingErrorHandler, captureCallStack: { Thread.callStackSymbols },
+            contractViolationHandler: Hooks.printingContractViolationHandler
+        ))
     @exclusivity(unchecked) private nonisolated(unsafe) static var recordsCallStack = AtomicCell<Bool>(false)
 
     /// Called with an error that reached a subscription without an `onError`

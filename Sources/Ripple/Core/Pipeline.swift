@@ -287,7 +287,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     /// subscribing to an inner pipeline on a `just`.
     @_alwaysEmitIntoClient
     final func runOnJust() -> PipelineRun<Output> {
-        var run = PipelineRun<Output>()
+        var run: PipelineRun<Output> = (first: nil, second: nil, error: nil)
         runOnJust { event in
             switch event {
             case .next(let element):
@@ -371,35 +371,11 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
 }
 
 /// The events of a pipeline run on a `just` (``Pipeline/runOnJust()``): at most
-/// two elements (one from the `just`'s element, one from its end), then
-/// completion, or `error`.
+/// two elements (one from the `just`'s element, one from its end; `second` only
+/// after `first`), then completion, or `error`. A tuple: see "State is a tuple"
+/// in docs/Architecture.md.
 @usableFromInline
-struct PipelineRun<Output> {
-    @usableFromInline
-    var first: Output?
-    @usableFromInline
-    var second: Output?
-    @usableFromInline
-    var error: Swift.Error?
-
-    @_alwaysEmitIntoClient
-    init() {}
-
-    @_alwaysEmitIntoClient
-    var hasElements: Bool {
-        first != nil
-    }
-
-    @_alwaysEmitIntoClient
-    func forEachElement(_ body: (Output) -> Void) {
-        if let first {
-            body(first)
-            if let second {
-                body(second)
-            }
-        }
-    }
-}
+typealias PipelineRun<Output> = (first: Output?, second: Output?, error: Swift.Error?)
 
 /// Where a stage's input comes from, decided when the stage is built.
 @usableFromInline

@@ -228,6 +228,17 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         @_alwaysEmitIntoClient
         mutating func next(_ element: Output) { append(.next(element)) }
 
+        /// Queues the elements of a pipeline's run on a `just`, in order.
+        @_alwaysEmitIntoClient
+        mutating func next(elementsOf run: PipelineRun<Output>) {
+            if let first = run.first {
+                next(first)
+                if let second = run.second {
+                    next(second)
+                }
+            }
+        }
+
         /// Queues a terminal event; later events of this sink are dropped.
         @_alwaysEmitIntoClient
         mutating func terminate(_ event: Event<Output>) {
@@ -271,24 +282,17 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         }
     }
 
+    /// What the lock guards: the operator's state, the events queued for
+    /// delivery, whether a thread is delivering them; `endingTurn` is the
+    /// deliverer whose turn is ending (0: none, see
+    /// ``SerializingSink/deliver(startingWith:)``), `endingProgress` the events
+    /// delivered while a turn was ending: what threads waiting for it watch
+    /// (``ThrottleWaits``), as the outbox's length also grows with the events of
+    /// threads whose waits ran out.
+    ///
+    /// A tuple, not a struct: see "State is a tuple" in docs/Architecture.md.
     @usableFromInline
-    struct Shared {
-        @usableFromInline var state: State
-        @usableFromInline var outbox = Outbox()
-        @usableFromInline var isDelivering = false
-        /// The deliverer whose turn is ending (0: none): see
-        /// ``SerializingSink/deliver(startingWith:)``.
-        @usableFromInline var endingTurn: UInt = 0
-        /// Events delivered while a turn was ending: what threads waiting for
-        /// it watch (``ThrottleWaits``), as the outbox's length also grows with
-        /// the events of threads whose waits ran out.
-        @usableFromInline var endingProgress = 0
-
-        @_alwaysEmitIntoClient
-        init(state: State) {
-            self.state = state
-        }
-    }
+    typealias Shared = (state: State, outbox: Outbox, isDelivering: Bool, endingTurn: UInt, endingProgress: Int)
 
     /// Guards `shared`.
     @usableFromInline
@@ -302,7 +306,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
 
     @_alwaysEmitIntoClient
     init(state: State, observer: AnyObserver<Output>) {
-        shared = Shared(state: state)
+        shared = (state: state, outbox: Outbox(), isDelivering: false, endingTurn: 0, endingProgress: 0)
         super.init(observer: observer)
     }
 

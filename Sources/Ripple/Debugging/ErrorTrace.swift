@@ -132,13 +132,10 @@ extension Error {
 /// where a recorded path ended (the same graph node) continues that path too.
 @usableFromInline
 enum ErrorTraces {
-    /// One thing that happened to an error.
-    struct Hop {
-        /// Where the error came from (a node of the graph), or the checkpoint.
-        let from: NodeDescription
-        /// The node it was delivered to; `nil` for a checkpoint.
-        let to: NodeDescription?
-    }
+    /// One thing that happened to an error: where it came from (a node of the
+    /// graph, or the checkpoint) and the node it was delivered to (`nil` for a
+    /// checkpoint). A tuple: see "State is a tuple" in docs/Architecture.md.
+    typealias Hop = (from: NodeDescription, to: NodeDescription?)
 
     /// What a trace needs of a graph node, copied so that the trace outlives it.
     struct NodeDescription {
@@ -193,11 +190,9 @@ enum ErrorTraces {
         }
     }
 
-    /// The path of an error being delivered by one thread, origin first.
-    struct Delivery {
-        let key: Key
-        var hops: [Hop]
-    }
+    /// The path of an error being delivered by one thread, origin first (a
+    /// tuple: see "State is a tuple" in docs/Architecture.md).
+    typealias Delivery = (key: Key, hops: [Hop])
 
     /// A thread's deliveries of errors under way: usually none or one (a second
     /// when an error handler delivers another error).
@@ -222,22 +217,19 @@ enum ErrorTraces {
     }
 
     /// The latest path of an error, for reads after its delivery; `error` is
-    /// kept so that an instance's identity is not reused while its entry lives.
-    struct Entry {
-        let error: any Error
-        var hops: [Hop]
-    }
+    /// kept so that an instance's identity is not reused while its entry lives
+    /// (a tuple: see "State is a tuple" in docs/Architecture.md).
+    typealias Entry = (error: any Error, hops: [Hop])
 
-    struct State {
-        var entries: [Key: Entry] = [:]
-        var order: [Key] = []
-    }
+    /// The remembered paths, and their keys oldest first (a tuple: see "State
+    /// is a tuple" in docs/Architecture.md).
+    typealias State = (entries: [Key: Entry], order: [Key])
 
     static let capacity = 256
     /// Hops kept per remembered path: an error that goes round a cycle
     /// (`retry` of a source that fails at once) adds a hop per turn.
     static let maximumHops = 512
-    static let state = LockedState(State())
+    static let state = LockedState<State>((entries: [:], order: []))
 
     private static let trailKey: pthread_key_t = {
         var key = pthread_key_t()
@@ -271,14 +263,14 @@ enum ErrorTraces {
     /// Delivers an error along a recorded edge: `body` runs with the hop on
     /// this thread's trail for `error`.
     static func delivering<Result>(_ error: any Error, from: GraphNode, to: GraphNode, _ body: () -> Result) -> Result {
-        delivering(error, Hop(from: NodeDescription(from), to: NodeDescription(to)), body)
+        delivering(error, (from: NodeDescription(from), to: NodeDescription(to)), body)
     }
 
     /// A `checkpoint(_:)` passes `error` on: `body` runs with the checkpoint on
     /// this thread's trail for `error`.
     @usableFromInline
     static func delivering<Result>(_ error: any Error, checkpoint name: String, site: SiteLiteral, _ body: () -> Result) -> Result {
-        delivering(error, Hop(from: NodeDescription(checkpoint: name, site: site), to: nil), body)
+        delivering(error, (from: NodeDescription(checkpoint: name, site: site), to: nil), body)
     }
 
     /// Pushes `hop` on this thread's path for `error` (a new path if the thread
@@ -296,7 +288,7 @@ enum ErrorTraces {
         } else {
             index = trail.deliveries.count
             depth = -1
-            trail.deliveries.append(Delivery(key: key, hops: continuedPath(for: key, startingWith: hop) + [hop]))
+            trail.deliveries.append((key: key, hops: continuedPath(for: key, startingWith: hop) + [hop]))
         }
         remember(error, key: key, hops: trail.deliveries[index].hops)
         defer {
@@ -332,7 +324,7 @@ enum ErrorTraces {
                 let oldest = state.order.removeFirst()
                 state.entries[oldest] = nil
             }
-            state.entries[key] = Entry(error: error, hops: hops)
+            state.entries[key] = (error: error, hops: hops)
             state.order.append(key)
         }
     }
@@ -353,7 +345,7 @@ enum ErrorTraces {
     static func resuming<Result>(_ carried: Trail?, _ body: () -> Result) -> Result {
         guard let carried else { return body() }
         let trail = threadTrail
-        trail.deliveries.append(Delivery(key: carried.key, hops: carried.hops))
+        trail.deliveries.append((key: carried.key, hops: carried.hops))
         let index = trail.deliveries.count - 1
         defer {
             if index < trail.deliveries.count {

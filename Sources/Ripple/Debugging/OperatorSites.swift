@@ -39,21 +39,16 @@ import Runtime
 @usableFromInline
 enum OperatorSites {
     /// The captures: index `n - 1` holds capture number `n`.
-    struct Store {
-        var captures: [Capture] = []
-        /// Capture numbers by their return addresses.
-        var numbers: [[UInt]: UInt32] = [:]
-    }
+    /// The captures, and capture numbers by their return addresses (a tuple:
+    /// see "State is a tuple" in docs/Architecture.md).
+    typealias Store = (captures: [Capture], numbers: [[UInt]: UInt32])
 
-    /// One captured call stack, and what it symbolicated to once asked.
-    struct Capture {
-        /// Return addresses, innermost first.
-        let addresses: [UInt]
-        /// On Apple platforms, the `Runtime` module's backtrace (an
-        /// `any Sendable` so that the store itself needs no availability).
-        let backtrace: (any Sendable)?
-        var place: Place??
-    }
+    /// One captured call stack, and what it symbolicated to once asked: the
+    /// return addresses, innermost first; on Apple platforms, the `Runtime`
+    /// module's backtrace (an `any Sendable` so that the store itself needs no
+    /// availability); the place, once looked up (a tuple: see "State is a
+    /// tuple" in docs/Architecture.md).
+    typealias Capture = (addresses: [UInt], backtrace: (any Sendable)?, place: Place??)
 
     /// A file (as `#fileID` writes it, or its name alone when the module is not
     /// known) and a line.
@@ -67,7 +62,7 @@ enum OperatorSites {
     /// code in a loop would otherwise grow the store without end).
     static let capacity = 1 << 16
 
-    static let store = LockedState(Store())
+    static let store = LockedState<Store>((captures: [], numbers: [:]))
 
     /// Whether this process can capture stacks (see the type's comment).
     static let canCapture: Bool = {
@@ -115,7 +110,7 @@ enum OperatorSites {
                 return number
             }
             guard store.captures.count < capacity else { return 0 }
-            store.captures.append(Capture(addresses: addresses, backtrace: backtrace, place: nil))
+            store.captures.append((addresses: addresses, backtrace: backtrace, place: nil))
             let number = UInt32(store.captures.count)
             store.numbers[addresses] = number
             return number

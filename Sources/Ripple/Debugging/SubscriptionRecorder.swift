@@ -154,13 +154,11 @@ enum SubscriptionRecorder {
         ripple_recording()
     }
 
-    struct State {
-        var nodes: [UInt64: GraphNode] = [:]
-        var edges: [UInt64: GraphEdge] = [:]
-        var shared: [ObjectIdentifier: GraphNode] = [:]
-    }
+    /// The live nodes and edges, and the shared nodes by object (a tuple: see
+    /// "State is a tuple" in docs/Architecture.md).
+    typealias State = (nodes: [UInt64: GraphNode], edges: [UInt64: GraphEdge], shared: [ObjectIdentifier: GraphNode])
 
-    static let state = LockedState(State())
+    static let state = LockedState<State>((nodes: [:], edges: [:], shared: [:]))
     @exclusivity(unchecked) private nonisolated(unsafe) static var ids = AtomicCell<UInt64>(0)
 
     static func nextID() -> UInt64 {

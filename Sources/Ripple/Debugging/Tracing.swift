@@ -105,17 +105,16 @@ public final class TraceRecorder: @unchecked Sendable {
 
     let filter: (@Sendable (String) -> Bool)?
 
-    struct State {
-        var buffer = ContiguousArray<TraceEvent>()
-        /// The index of the oldest event once the buffer is full.
-        var head = 0
-        var dropped = 0
-        var isRecording = false
-        var origin: UInt64?
-        var threadNames: [UInt64: String] = [:]
-    }
+    /// The events; `head`: the index of the oldest event once the buffer is full;
+    /// the number dropped; whether recording; the timeline's origin; the names of
+    /// the threads seen (a tuple: see "State is a tuple" in docs/Architecture.md).
+    typealias State = (
+        buffer: ContiguousArray<TraceEvent>, head: Int, dropped: Int, isRecording: Bool, origin: UInt64?,
+        threadNames: [UInt64: String]
+    )
 
-    let state = LockedState(State())
+    let state = LockedState<State>(
+        (buffer: [], head: 0, dropped: 0, isRecording: false, origin: nil, threadNames: [:]))
 
     /// A recorder that keeps at most `capacity` events (values below 1 count as 1).
     ///

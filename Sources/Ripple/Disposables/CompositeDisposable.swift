@@ -7,12 +7,11 @@ public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Send
     /// Identifies a member of the group.
     public typealias DisposeKey = BagKey
 
-    private struct State {
-        var members = Bag<Disposable>()
-        var isDisposed = false
-    }
+    /// The members and whether this one is disposed (a tuple: see "State is a
+    /// tuple" in docs/Architecture.md).
+    private typealias State = (members: Bag<Disposable>, isDisposed: Bool)
 
-    private let state = LockedState(State())
+    private let state = LockedState<State>((members: Bag(), isDisposed: false))
 
     /// An empty group.
     public override init() {

@@ -12,12 +12,11 @@
 /// Thread-safe. Subscriptions are disposed in the order they were added; a
 /// subscription added after the bag was disposed is disposed immediately.
 public final class DisposeBag: DisposeBase, @unchecked Sendable {
-    private struct State {
-        var disposables: [Disposable] = []
-        var isDisposed = false
-    }
+    /// The disposables and whether the bag is disposed (a tuple: see "State is a
+    /// tuple" in docs/Architecture.md).
+    private typealias State = (disposables: [Disposable], isDisposed: Bool)
 
-    private let state = LockedState(State())
+    private let state = LockedState<State>((disposables: [], isDisposed: false))
 
     /// An empty bag.
     public override init() {

@@ -1,17 +1,16 @@
 /// Disposes an underlying disposable only once it has been disposed itself *and*
 /// every disposable handed out by ``retain()`` has been disposed.
 public final class RefCountDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    private struct State {
-        var disposable: Disposable?
-        var primaryDisposed = false
-        var count = 0
-    }
+    /// The guarded disposable, whether the primary disposal happened, and the
+    /// number of outstanding references (a tuple: see "State is a tuple" in
+    /// docs/Architecture.md).
+    private typealias State = (disposable: Disposable?, primaryDisposed: Bool, count: Int)
 
     private let state: LockedState<State>
 
     /// Guards `disposable`.
     public init(disposable: Disposable) {
-        state = LockedState(State(disposable: disposable))
+        state = LockedState((disposable: disposable, primaryDisposed: false, count: 0))
         super.init()
     }
 

@@ -2,12 +2,11 @@
 /// disposes the previous one. After `dispose()`, anything assigned is disposed
 /// immediately.
 public final class SerialDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    private struct State {
-        var current: Disposable?
-        var isDisposed = false
-    }
+    /// The current disposable and whether this one is disposed (a tuple: see "State
+    /// is a tuple" in docs/Architecture.md).
+    private typealias State = (current: Disposable?, isDisposed: Bool)
 
-    private let state = LockedState(State())
+    private let state = LockedState<State>((current: nil, isDisposed: false))
 
     /// An empty serial disposable.
     public override init() {

@@ -4,13 +4,11 @@
 /// Assigning a second disposable breaks the rule; RxSwift crashes, Ripple reports
 /// it through ``Hooks/contractViolationHandler`` and disposes the second one.
 public final class SingleAssignmentDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    private struct State {
-        var disposable: Disposable?
-        var isAssigned = false
-        var isDisposed = false
-    }
+    /// The disposable, whether one was assigned, and whether this one is
+    /// disposed (a tuple: see "State is a tuple" in docs/Architecture.md).
+    private typealias State = (disposable: Disposable?, isAssigned: Bool, isDisposed: Bool)
 
-    private let state = LockedState(State())
+    private let state = LockedState<State>((disposable: nil, isAssigned: false, isDisposed: false))
 
     /// An empty disposable, waiting for ``setDisposable(_:)``.
     public override init() {

@@ -30,13 +30,11 @@ extension ObservableType {
     }
 }
 
+/// `buffer(timeSpan:count:scheduler:)`'s state: the elements of the current buffer
+/// and the number of its window (a tuple: see "State is a tuple" in
+/// docs/Architecture.md).
 @usableFromInline
-struct BufferState<Element> {
-    @usableFromInline
-    var buffer: [Element] = []
-    @usableFromInline
-    var windowID = 0
-}
+typealias BufferState<Element> = (buffer: [Element], windowID: Int)
 
 @usableFromInline
 final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]>, @unchecked Sendable {
@@ -50,7 +48,7 @@ final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler
-        super.init(state: BufferState(), observer: observer)
+        super.init(state: (buffer: [], windowID: 0), observer: observer)
     }
 
     @usableFromInline

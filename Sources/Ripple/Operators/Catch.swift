@@ -208,16 +208,14 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
 /// example with `take(1)` downstream of a source that always fails at once.
 @usableFromInline
 class CatchSequenceSink<Element>: Sink<Element>, @unchecked Sendable {
-    private struct Gate {
-        var isRunning = false
-        var hasPending = false
-        var lastError: Swift.Error?
-    }
+    /// Whether a thread runs the loop, whether another source is due, and the
+    /// last error (a tuple: see "State is a tuple" in docs/Architecture.md).
+    private typealias Gate = (isRunning: Bool, hasPending: Bool, lastError: Swift.Error?)
 
     /// The next source to try, `nil` when there is none. Called only by the
     /// thread that runs the loop.
     private let nextSource: () -> Observable<Element>?
-    private let gate = LockedState(Gate())
+    private let gate = LockedState<Gate>((isRunning: false, hasPending: false, lastError: nil))
     /// The current attempt.
     let current = SerialDisposable()
 

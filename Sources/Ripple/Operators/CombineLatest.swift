@@ -74,23 +74,14 @@ enum CombineLatestFactory {
     }
 }
 
+/// `combineLatest`'s state: the latest values, which sources have one and how
+/// many, which sources are done and how many, and whether a terminal event has
+/// been put in the outbox (a tuple: see "State is a tuple" in
+/// docs/Architecture.md).
 @usableFromInline
-struct CombineLatestState<Values> {
-    @usableFromInline var values: Values
-    @usableFromInline var hasValue: [Bool]
-    @usableFromInline var isDone: [Bool]
-    @usableFromInline var valueCount = 0
-    @usableFromInline var doneCount = 0
-    /// A terminal event has been put in the outbox.
-    @usableFromInline var terminated = false
-
-    @_alwaysEmitIntoClient
-    init(values: Values, arity: Int) {
-        self.values = values
-        hasValue = Array(repeating: false, count: arity)
-        isDone = Array(repeating: false, count: arity)
-    }
-}
+typealias CombineLatestState<Values> = (
+    values: Values, hasValue: [Bool], isDone: [Bool], valueCount: Int, doneCount: Int, terminated: Bool
+)
 
 /// The engine of every `combineLatest`: keeps the latest value of each source in
 /// `Values` (a tuple of optionals, or an array for the collection forms) and
@@ -113,7 +104,12 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
     init(arity: Int, values: Values, snapshot: @escaping (Values) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.arity = arity
         self.snapshot = snapshot
-        super.init(state: CombineLatestState(values: values, arity: arity), observer: observer)
+        super.init(
+            state: (
+                values: values, hasValue: Array(repeating: false, count: arity),
+                isDone: Array(repeating: false, count: arity), valueCount: 0, doneCount: 0, terminated: false
+            ),
+            observer: observer)
     }
 
     /// Subscribes to the source at `index`; `store` writes its element into the

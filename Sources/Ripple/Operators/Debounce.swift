@@ -54,14 +54,11 @@ extension ObservableType {
     }
 }
 
+/// `debounce`'s state: the number of the latest element, and the element
+/// waiting for its quiet period (a tuple: see "State is a tuple" in
+/// docs/Architecture.md).
 @usableFromInline
-struct DebounceState<Element> {
-    @usableFromInline var id: UInt64 = 0
-    @usableFromInline var pending: Element?
-
-    @_alwaysEmitIntoClient
-    init() {}
-}
+typealias DebounceState<Element> = (id: UInt64, pending: Element?)
 
 @usableFromInline
 final class DebounceSink<Element>: SerializingSink<DebounceState<Element>, Element>, @unchecked Sendable {
@@ -70,7 +67,7 @@ final class DebounceSink<Element>: SerializingSink<DebounceState<Element>, Eleme
 
     @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>) {
-        super.init(state: DebounceState(), observer: observer)
+        super.init(state: (id: 0, pending: nil), observer: observer)
     }
 
     override func disposeResources() {

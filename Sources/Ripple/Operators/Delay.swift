@@ -27,15 +27,13 @@ extension ObservableType {
 
 @usableFromInline
 final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
-    private struct State {
-        /// Received events with their arrival time, waiting for their turn.
-        var queue = RingBuffer<(time: RxTime, event: Event<Element>)>()
-        /// A drain is scheduled or running.
-        var isActive = false
-        /// A drain is forwarding events right now.
-        var isRunning = false
-        var error: Swift.Error?
-    }
+    /// The received events with their arrival time, waiting for their turn; whether
+    /// a drain is scheduled or running (`isActive`), and forwarding events right
+    /// now (`isRunning`); the source's error (a tuple: see "State is a tuple" in
+    /// docs/Architecture.md).
+    private typealias State = (
+        queue: RingBuffer<(time: RxTime, event: Event<Element>)>, isActive: Bool, isRunning: Bool, error: Swift.Error?
+    )
 
     // A case whose payload depends on a type parameter is `indirect` where it is not built
     // per event on a hot path (docs/Performance.md, "Boxed payloads").
@@ -48,7 +46,7 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
 
     private let dueTime: RxTimeInterval
     private let scheduler: SchedulerType
-    private let state = LockedState(State())
+    private let state = LockedState<State>((queue: RingBuffer(), isActive: false, isRunning: false, error: nil))
     private let drain = SerialDisposable()
 
     @usableFromInline

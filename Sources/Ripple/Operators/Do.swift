@@ -30,7 +30,7 @@ extension ObservableType {
         onDispose: (() -> Void)? = nil
     ) -> Observable<Element> {
         let source = asObservable()
-        let handlers = DoHandlers(
+        let handlers: DoHandlers<Element> = (
             onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
             onCompleted: onCompleted, afterCompleted: afterCompleted, onDispose: onDispose
         )
@@ -45,32 +45,14 @@ extension ObservableType {
     }
 }
 
+/// `do`'s handlers (a tuple: see "State is a tuple" in docs/Architecture.md).
 @usableFromInline
-struct DoHandlers<Element> {
-    @usableFromInline let onNext: ((Element) throws -> Void)?
-    @usableFromInline let afterNext: ((Element) throws -> Void)?
-    @usableFromInline let onError: ((Swift.Error) throws -> Void)?
-    @usableFromInline let afterError: ((Swift.Error) throws -> Void)?
-    @usableFromInline let onCompleted: (() throws -> Void)?
-    @usableFromInline let afterCompleted: (() throws -> Void)?
-    @usableFromInline let onDispose: (() -> Void)?
-
-    @_alwaysEmitIntoClient
-    init(
-        onNext: ((Element) throws -> Void)?, afterNext: ((Element) throws -> Void)?,
-        onError: ((Swift.Error) throws -> Void)?, afterError: ((Swift.Error) throws -> Void)?,
-        onCompleted: (() throws -> Void)?, afterCompleted: (() throws -> Void)?,
-        onDispose: (() -> Void)?
-    ) {
-        self.onNext = onNext
-        self.afterNext = afterNext
-        self.onError = onError
-        self.afterError = afterError
-        self.onCompleted = onCompleted
-        self.afterCompleted = afterCompleted
-        self.onDispose = onDispose
-    }
-}
+typealias DoHandlers<Element> = (
+    onNext: ((Element) throws -> Void)?, afterNext: ((Element) throws -> Void)?,
+    onError: ((Swift.Error) throws -> Void)?, afterError: ((Swift.Error) throws -> Void)?,
+    onCompleted: (() throws -> Void)?, afterCompleted: (() throws -> Void)?,
+    onDispose: (() -> Void)?
+)
 
 @usableFromInline
 final class DoSink<Element>: Sink<Element>, @unchecked Sendable {

@@ -479,10 +479,10 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
                 // No slot to reserve: the pipeline ends before this returns, and
                 // the outer sequence cannot complete meanwhile (it is serialized).
                 let run = pipeline.runOnJust()
-                if run.hasElements {
+                if run.first != nil {
                     update { state, outbox in
                         if !state.terminated {
-                            run.forEachElement { outbox.next($0) }
+                            outbox.next(elementsOf: run)
                         }
                     }
                 }
@@ -549,10 +549,10 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
     func runPipeline(_ pipeline: Pipeline<Element>) {
         let run = pipeline.runOnJust()
         if let error = run.error {
-            if run.hasElements {
+            if run.first != nil {
                 update { state, outbox in
                     if !state.terminated {
-                        run.forEachElement { outbox.next($0) }
+                        outbox.next(elementsOf: run)
                     }
                 }
             }
@@ -561,7 +561,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         }
         let startLoop = update { state, outbox -> Bool in
             if !state.terminated {
-                run.forEachElement { outbox.next($0) }
+                outbox.next(elementsOf: run)
             }
             return state.releaseSlot(&outbox)
         }

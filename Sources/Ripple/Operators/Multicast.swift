@@ -160,14 +160,12 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetach
     @usableFromInline
     typealias SourceElement = Subject.Observer.Element
 
-    struct State {
-        var subject: Subject?
-        /// Incremented each time a new subject is installed, so that `connect()`
-        /// notices a subject replaced while it was not holding the lock, and
-        /// `refCount()` knows which connection a subscriber joined.
-        var subjectID = 0
-        var connection: MulticastConnection<Subject>?
-    }
+    /// The subject, its number and the connection. `subjectID` is incremented
+    /// each time a new subject is installed, so that `connect()` notices a
+    /// subject replaced while it was not holding the lock, and `refCount()`
+    /// knows which connection a subscriber joined. A tuple: see "State is a
+    /// tuple" in docs/Architecture.md.
+    typealias State = (subject: Subject?, subjectID: Int, connection: MulticastConnection<Subject>?)
 
     enum ConnectOutcome {
         case existing(MulticastConnection<Subject>)
@@ -177,7 +175,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetach
 
     let source: Observable<SourceElement>
     let makeSubject: () -> Subject
-    let state = LockedState(State())
+    let state = LockedState<State>((subject: nil, subjectID: 0, connection: nil))
 
     @usableFromInline
     init(site: SiteLiteral, source: Observable<SourceElement>, makeSubject: @escaping () -> Subject) {

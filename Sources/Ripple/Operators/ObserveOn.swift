@@ -84,21 +84,15 @@ func observeOnBatchesEvents(on scheduler: ImmediateSchedulerType) -> Bool {
 /// event paid for run-time generic metadata lookups).
 @usableFromInline
 final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
+    /// The queued events, whether a drain is scheduled, and the path of the queued
+    /// error so far (see ``ErrorTraces``): carried to the scheduler's thread with
+    /// the error (a tuple: see "State is a tuple" in docs/Architecture.md).
     @usableFromInline
-    struct State {
-        @usableFromInline var queue = RingBuffer<Event<Element>>()
-        @usableFromInline var isDraining = false
-        /// The path of the queued error so far (see ``ErrorTraces``): carried to
-        /// the scheduler's thread with the error.
-        @usableFromInline var errorTrail: ErrorTraces.Trail?
-
-        @_alwaysEmitIntoClient
-        init() {}
-    }
+    typealias State = (queue: RingBuffer<Event<Element>>, isDraining: Bool, errorTrail: ErrorTraces.Trail?)
 
     @usableFromInline let scheduler: ImmediateSchedulerType
     @usableFromInline let batches: Bool
-    @usableFromInline let state = LockedState(State())
+    @usableFromInline let state = LockedState<State>((queue: RingBuffer(), isDraining: false, errorTrail: nil))
     @usableFromInline let scheduled = SerialDisposable()
 
     /// The batch being delivered. Only the draining task touches it (one at a

@@ -51,13 +51,9 @@ extension ObservableType {
     }
 }
 
+/// `sample`'s state (a tuple: see "State is a tuple" in docs/Architecture.md).
 @usableFromInline
-struct SampleState<Element> {
-    @usableFromInline
-    var latest: Element?
-    @usableFromInline
-    var sourceCompleted = false
-}
+typealias SampleState<Element> = (latest: Element?, sourceCompleted: Bool)
 
 @usableFromInline
 final class SampleSink<Element>: SerializingSink<SampleState<Element>, Element>, @unchecked Sendable {
@@ -66,7 +62,7 @@ final class SampleSink<Element>: SerializingSink<SampleState<Element>, Element>,
 
     @usableFromInline
     init(observer: AnyObserver<Element>) {
-        super.init(state: SampleState(), observer: observer)
+        super.init(state: (latest: nil, sourceCompleted: false), observer: observer)
     }
 
     override func disposeResources() {

@@ -138,17 +138,16 @@ struct ShareSubject<Element>: @unchecked Sendable {
 /// that subscribes again) connects at once, nested in the disposal, as in RxSwift.
 @usableFromInline
 final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
-    struct State {
-        var connection: ShareConnection<Element>?
-        /// `.forever` only: the source terminated, the subject replays it, and the
-        /// source is never subscribed again.
-        var isTerminated = false
-        /// One entry per retiring connection: the thread disposing it.
-        var retiringThreads: [pthread_t] = []
-        /// The current connection, when it was created while another thread was
-        /// retiring a connection: connected by the last retiring thread.
-        var pendingConnect: ShareConnection<Element>?
-    }
+    /// The connection; `isTerminated` (`.forever` only): the source terminated, the
+    /// subject replays it, and the source is never subscribed again;
+    /// `retiringThreads`: one entry per retiring connection, the thread disposing
+    /// it; `pendingConnect`: the current connection, when it was created while
+    /// another thread was retiring a connection, connected by the last retiring
+    /// thread (a tuple: see "State is a tuple" in docs/Architecture.md).
+    typealias State = (
+        connection: ShareConnection<Element>?, isTerminated: Bool, retiringThreads: [pthread_t],
+        pendingConnect: ShareConnection<Element>?
+    )
 
     let source: Observable<Element>
     @usableFromInline
@@ -157,7 +156,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     let makeConnectionObserver: (ShareConnection<Element>) -> AnyObserver<Element>
     /// The one subject of `.forever`; `nil` for `.whileConnected`.
     let foreverSubject: ShareSubject<Element>?
-    let state = LockedState(State())
+    let state = LockedState<State>((connection: nil, isTerminated: false, retiringThreads: [], pendingConnect: nil))
 
     @usableFromInline
     init(

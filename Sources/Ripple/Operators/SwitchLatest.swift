@@ -24,24 +24,19 @@ extension ObservableType where Element: ObservableConvertibleType {
     }
 }
 
+/// `switchLatest`'s state (a tuple: see "State is a tuple" in docs/Architecture.md):
+/// - `latest`: the identifier of the latest inner subscription;
+/// - `hasLatest`: the latest inner sequence has not completed yet;
+/// - `outerDone`: the outer sequence has completed;
+/// - `terminated`: a terminal event has been put in the outbox;
+/// - `current`: the latest inner subscription, kept in the state (rather than in
+///   a `SerialDisposable`) so that switching costs one lock round trip;
+/// - `isReleased`: `disposeResources()` ran, no new inner subscription is made.
 @usableFromInline
-struct SwitchState<Element> {
-    /// The identifier of the latest inner subscription.
-    @usableFromInline var latest: UInt64 = 0
-    /// The latest inner sequence has not completed yet.
-    @usableFromInline var hasLatest = false
-    @usableFromInline var outerDone = false
-    /// A terminal event has been put in the outbox.
-    @usableFromInline var terminated = false
-    /// The latest inner subscription, kept in the state (rather than in a
-    /// `SerialDisposable`) so that switching costs one lock round trip.
-    @usableFromInline var current: CombiningSubscription<Element>?
-    /// `disposeResources()` ran: no new inner subscription is made.
-    @usableFromInline var isReleased = false
-
-    @_alwaysEmitIntoClient
-    init() {}
-}
+typealias SwitchState<Element> = (
+    latest: UInt64, hasLatest: Bool, outerDone: Bool, terminated: Bool,
+    current: CombiningSubscription<Element>?, isReleased: Bool
+)
 
 /// The engine of `flatMapLatest` and `switchLatest`: one inner subscription at a
 /// time; events of superseded inner subscriptions are recognised by their
@@ -56,7 +51,9 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
     @_alwaysEmitIntoClient
     init(selector: @escaping (SourceElement) throws -> Observable<Element>, observer: AnyObserver<Element>) {
         self.selector = selector
-        super.init(state: SwitchState(), observer: observer)
+        super.init(
+            state: (latest: 0, hasLatest: false, outerDone: false, terminated: false, current: nil, isReleased: false),
+            observer: observer)
     }
 
     @_alwaysEmitIntoClient
@@ -180,7 +177,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         let run = pipeline.runOnJust()
         update { state, outbox in
             guard !state.terminated && state.latest == switched.id else { return }
-            run.forEachElement { outbox.next($0) }
+            outbox.next(elementsOf: run)
             if let error = run.error {
                 state.terminated = true
                 outbox.terminate(.error(error))

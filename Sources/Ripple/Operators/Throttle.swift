@@ -78,17 +78,9 @@ extension ObservableType {
     }
 }
 
+/// `throttle`'s state (a tuple: see "State is a tuple" in docs/Architecture.md).
 @usableFromInline
-struct ThrottleState<Element> {
-    @usableFromInline
-    var pending: Element?
-    @usableFromInline
-    var lastSentTime: RxTime?
-    @usableFromInline
-    var sourceCompleted = false
-    @usableFromInline
-    var timerID: UInt64 = 0
-}
+typealias ThrottleState<Element> = (pending: Element?, lastSentTime: RxTime?, sourceCompleted: Bool, timerID: UInt64)
 
 @usableFromInline
 final class ThrottleSink<Element>: SerializingSink<ThrottleState<Element>, Element>, @unchecked Sendable {
@@ -97,7 +89,7 @@ final class ThrottleSink<Element>: SerializingSink<ThrottleState<Element>, Eleme
 
     @usableFromInline
     init(observer: AnyObserver<Element>) {
-        super.init(state: ThrottleState(), observer: observer)
+        super.init(state: (pending: nil, lastSentTime: nil, sourceCompleted: false, timerID: 0), observer: observer)
     }
 
     override func disposeResources() {

@@ -39,16 +39,14 @@ extension ObservableType {
 
 @usableFromInline
 final class TimeoutSink<Element>: Sink<Element>, @unchecked Sendable {
-    private struct State {
-        /// Bumped by every event of the source; a timer wins only if it is unchanged.
-        var id: UInt64 = 0
-        var switched = false
-    }
+    /// `id` is bumped by every event of the source; a timer wins only if it is
+    /// unchanged (a tuple: see "State is a tuple" in docs/Architecture.md).
+    private typealias State = (id: UInt64, switched: Bool)
 
     private let dueTime: RxTimeInterval
     private let other: Observable<Element>
     private let scheduler: SchedulerType
-    private let state = LockedState(State())
+    private let state = LockedState<State>((id: 0, switched: false))
     private let subscription = SerialDisposable()
     private let timer = SerialDisposable()
 

@@ -45,15 +45,14 @@ final class WindowSink<Element>: Sink<Observable<Element>>, @unchecked Sendable 
         case tick(windowID: Int)
     }
 
-    private struct Queue {
-        var work = RingBuffer<Work>()
-        var isProcessing = false
-    }
+    /// The work queued, and whether a thread is processing it (a tuple: see
+    /// "State is a tuple" in docs/Architecture.md).
+    private typealias Queue = (work: RingBuffer<Work>, isProcessing: Bool)
 
     private let timeSpan: RxTimeInterval
     private let count: Int
     private let scheduler: SchedulerType
-    private let queue = LockedState(Queue())
+    private let queue = LockedState<Queue>((work: RingBuffer(), isProcessing: false))
     /// The source subscription and the timer; alive while the subscription to
     /// the windows or any subscription to a window is.
     private let resources = CompositeDisposable()

@@ -64,15 +64,11 @@ enum WithLatestFromFactory {
     }
 }
 
+/// `withLatestFrom`'s state: the second source's latest element, and whether a
+/// terminal event has been put in the outbox (a tuple: see "State is a tuple"
+/// in docs/Architecture.md).
 @usableFromInline
-struct WithLatestFromState<Second> {
-    @usableFromInline var latest: Second?
-    /// A terminal event has been put in the outbox.
-    @usableFromInline var terminated = false
-
-    @_alwaysEmitIntoClient
-    init() {}
-}
+typealias WithLatestFromState<Second> = (latest: Second?, terminated: Bool)
 
 @usableFromInline
 final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLatestFromState<Second>, Snapshot>, @unchecked Sendable {
@@ -82,7 +78,7 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
     @_alwaysEmitIntoClient
     init(snapshot: @escaping (First, Second) -> Snapshot, observer: AnyObserver<Snapshot>) {
         self.snapshot = snapshot
-        super.init(state: WithLatestFromState(), observer: observer)
+        super.init(state: (latest: nil, terminated: false), observer: observer)
     }
 
     @_alwaysEmitIntoClient

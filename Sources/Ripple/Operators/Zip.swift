@@ -82,25 +82,15 @@ enum ZipFactory {
     }
 }
 
+/// `zip`'s state: the buffers, the number of elements buffered per source
+/// (`counts`), the number of sources with at least one buffered element
+/// (`nonEmpty`), which sources are done and how many, and whether a terminal
+/// event has been put in the outbox (a tuple: see "State is a tuple" in
+/// docs/Architecture.md).
 @usableFromInline
-struct ZipState<Buffers> {
-    @usableFromInline var buffers: Buffers
-    /// The number of elements buffered per source.
-    @usableFromInline var counts: [Int]
-    /// The number of sources with at least one buffered element.
-    @usableFromInline var nonEmpty = 0
-    @usableFromInline var isDone: [Bool]
-    @usableFromInline var doneCount = 0
-    /// A terminal event has been put in the outbox.
-    @usableFromInline var terminated = false
-
-    @_alwaysEmitIntoClient
-    init(buffers: Buffers, arity: Int) {
-        self.buffers = buffers
-        counts = Array(repeating: 0, count: arity)
-        isDone = Array(repeating: false, count: arity)
-    }
-}
+typealias ZipState<Buffers> = (
+    buffers: Buffers, counts: [Int], nonEmpty: Int, isDone: [Bool], doneCount: Int, terminated: Bool
+)
 
 /// The engine of every `zip`: one FIFO buffer per source in `Buffers` (a tuple of
 /// ring buffers, or an array for the collection forms); when every buffer has an
@@ -135,7 +125,12 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
         self.arity = arity
         self.rule = rule
         self.dequeue = dequeue
-        super.init(state: ZipState(buffers: buffers, arity: arity), observer: observer)
+        super.init(
+            state: (
+                buffers: buffers, counts: Array(repeating: 0, count: arity), nonEmpty: 0,
+                isDone: Array(repeating: false, count: arity), doneCount: 0, terminated: false
+            ),
+            observer: observer)
     }
 
     /// Subscribes to the source at `index`; `store` appends its element to its

@@ -87,12 +87,11 @@ class RecursionBase: DisposeBase, Cancelable, @unchecked Sendable {
         var hasStarted = false
     }
 
-    private struct State {
-        var pending = Bag<Disposable>()
-        var isDisposed = false
-    }
+    /// The pending work and whether it is disposed (a tuple: see "State is a tuple"
+    /// in docs/Architecture.md).
+    private typealias State = (pending: Bag<Disposable>, isDisposed: Bool)
 
-    private let state = LockedState(State())
+    private let state = LockedState<State>((pending: Bag(), isDisposed: false))
 
     @usableFromInline
     var isDisposed: Bool {

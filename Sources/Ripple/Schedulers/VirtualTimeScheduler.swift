@@ -70,7 +70,8 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         self.converter = converter
         lockedClock = initialClock
         let compare = converter.compareVirtualTime
-        state = LockedState(VirtualTimeSchedulerState(
+        state = LockedState<VirtualTimeSchedulerState>((
+            running: false, nextID: 0,
             queue: PriorityQueue { lhs, rhs in
                 // Every item in this scheduler's queue is a `VirtualSchedulerItem<VirtualTime>`.
                 let left = unsafeDowncast(lhs, to: VirtualSchedulerItem<VirtualTime>.self)
@@ -279,16 +280,10 @@ extension VirtualTimeScheduler: CustomDebugStringConvertible {
     }
 }
 
-/// The state of a ``VirtualTimeScheduler`` behind its lock. Not generic, and not
-/// nested in the generic class (which would make it generic): see `lockedClock`.
-struct VirtualTimeSchedulerState {
-    @usableFromInline
-    var running = false
-    @usableFromInline
-    var nextID = 0
-    @usableFromInline
-    var queue: PriorityQueue<VirtualSchedulerItemBase>
-}
+/// The state of a ``VirtualTimeScheduler`` behind its lock (a tuple: see "State is
+/// a tuple" in docs/Architecture.md). Not generic, and not nested in the generic
+/// class (which would make it generic): see `lockedClock`.
+typealias VirtualTimeSchedulerState = (running: Bool, nextID: Int, queue: PriorityQueue<VirtualSchedulerItemBase>)
 
 /// A unit of work on the virtual clock, and the disposable returned for it: its
 /// `dispose()` cancels the action if it has not run, and disposes what the action

@@ -13,17 +13,10 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
+    /// The current value, the error that ended the subject, and whether it was
+    /// disposed (a tuple: see "State is a tuple" in docs/Architecture.md).
     @usableFromInline
-    struct Snapshot {
-        @usableFromInline var value: Element?
-        @usableFromInline var error: Swift.Error?
-        @usableFromInline var isDisposed = false
-
-        @_alwaysEmitIntoClient
-        init(value: Element?) {
-            self.value = value
-        }
-    }
+    typealias Snapshot = (value: Element?, error: Swift.Error?, isDisposed: Bool)
 
     /// The current value, readable from any thread.
     @usableFromInline
@@ -32,7 +25,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     /// Creates a subject whose current value is `value`.
     @_alwaysEmitIntoClient
     public init(value: Element) {
-        snapshot = LockedState(Snapshot(value: value))
+        snapshot = LockedState((value: value, error: nil, isDisposed: false))
         super.init()
     }
 

@@ -42,20 +42,14 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
         case retire(ChangeSubscription<Change>)
     }
 
+    /// The value, the observers, the deliveries queued, and the thread that last
+    /// became the deliverer (not cleared when it stops: only used to spare it
+    /// the back-pressure of ``throttle()``). A tuple: see "State is a tuple" in
+    /// docs/Architecture.md.
     @usableFromInline
-    struct State {
-        @usableFromInline var value: Value
-        @usableFromInline var observers = Bag<ChangeSubscription<Change>>()
-        @usableFromInline var queue = RingBuffer<Delivery>()
-        /// The thread that last became the deliverer (not cleared when it stops:
-        /// only used to spare it the back-pressure of ``throttle()``).
-        @usableFromInline var deliverer: UInt = 0
-
-        @_alwaysEmitIntoClient
-        init(value: Value) {
-            self.value = value
-        }
-    }
+    typealias State = (
+        value: Value, observers: Bag<ChangeSubscription<Change>>, queue: RingBuffer<Delivery>, deliverer: UInt
+    )
 
     @usableFromInline
     let state: LockedState<State>
@@ -95,7 +89,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
 
     @_alwaysEmitIntoClient
     package init(_ value: Value, typeName: String, makeInitial: @escaping (Value) -> Change) {
-        state = LockedState(State(value: value))
+        state = LockedState((value: value, observers: Bag(), queue: RingBuffer(), deliverer: 0))
         self.typeName = typeName
         self.makeInitial = makeInitial
     }

@@ -164,7 +164,10 @@ final class AwaitedOutcome<Value>: @unchecked Sendable {
         /// still made, and `CancellationError` thrown unless it gives an outcome
         /// at once.
         case cancelledBeforeWaiting
-        case waiting(CheckedContinuation<Value, Swift.Error>)
+        /// Boxed: built once per `await`, and a payload that depends on `Value`
+        /// would cost every app this enum's value witnesses (docs/Architecture.md,
+        /// "A generic enum's case ...").
+        indirect case waiting(CheckedContinuation<Value, Swift.Error>)
         /// The continuation was resumed, by the outcome or by the cancellation.
         case finished
     }

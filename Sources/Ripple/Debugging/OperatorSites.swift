@@ -280,16 +280,21 @@ enum OperatorSites {
         var rest = Substring(name)
         for prefix in ["$s", "_$s", "$e", "_$e"] where rest.hasPrefix(prefix) {
             rest = rest.dropFirst(prefix.count)
-            let digits = rest.prefix(while: \.isASCIIDigit)
-            guard let length = Int(digits), length > 0 else { return nil }
-            rest = rest.dropFirst(digits.count)
+            // The name's length, in decimal. Read digit by digit: `Int(_:)` of a
+            // substring is 2 KB of parsing code in every app.
+            var length = 0
+            var digits = 0
+            for byte in rest.utf8 {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+                guard length <= Int(UInt32.max) else { return nil }
+                length = length * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            }
+            guard length > 0 else { return nil }
+            rest = rest.dropFirst(digits)
             guard rest.count >= length else { return nil }
             return String(rest.prefix(length))
         }
         return nil
     }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

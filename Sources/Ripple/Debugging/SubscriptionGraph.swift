@@ -185,7 +185,8 @@ extension SubscriptionGraph {
                 edges = edges.filter { kept.contains($0.from.id) && kept.contains($0.to.id) }
             }
             // Under the lock: a node's subscription type is written under it.
-            let names = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, fallbackName(for: $0)) })
+            var names: [UInt64: String] = [:]
+            for node in nodes { names[node.id] = fallbackName(for: node) }
             return (nodes, edges, names)
         }
         return build(nodes: liveNodes, edges: liveEdges, fallbackNames: names)

@@ -57,8 +57,9 @@ final class GraphNode: @unchecked Sendable {
     let name: String?
     /// The observable (for shared nodes, to find the node again; for naming).
     weak var observable: AnyObject?
-    /// For a shared node: its key in the recorder's index of shared nodes.
-    let sharedKey: ObjectIdentifier?
+    /// For a shared node: its key in the recorder's index of shared nodes
+    /// (``SubscriptionRecorder/sharedKey(of:)``).
+    let sharedKey: UInt64?
     let observableType: Any.Type?
     let elementType: Any.Type
     let scopes: [NamedSubscriptionScope]
@@ -82,7 +83,7 @@ final class GraphNode: @unchecked Sendable {
         self.operators = operators
         self.name = name
         self.observable = observable
-        self.sharedKey = role == .shared ? observable.map(ObjectIdentifier.init) : nil
+        self.sharedKey = role == .shared ? observable.map(SubscriptionRecorder.sharedKey(of:)) : nil
         self.observableType = observable.map { type(of: $0) }
         self.elementType = elementType
         self.scopes = scopes
@@ -156,7 +157,14 @@ enum SubscriptionRecorder {
 
     /// The live nodes and edges, and the shared nodes by object (a tuple: see
     /// "State is a tuple" in docs/Architecture.md).
-    typealias State = (nodes: [UInt64: GraphNode], edges: [UInt64: GraphEdge], shared: [ObjectIdentifier: GraphNode])
+    typealias State = (nodes: [UInt64: GraphNode], edges: [UInt64: GraphEdge], shared: [UInt64: GraphNode])
+
+    /// A shared observable's key in `shared`: its address, as a `UInt64` so that
+    /// the index is the same kind of dictionary as `nodes` (one copy of the
+    /// dictionary's code in every app rather than two).
+    static func sharedKey(of observable: AnyObject) -> UInt64 {
+        UInt64(UInt(bitPattern: ObjectIdentifier(observable)))
+    }
 
     static let state = LockedState<State>((nodes: [:], edges: [:], shared: [:]))
     @exclusivity(unchecked) private nonisolated(unsafe) static var ids = AtomicCell<UInt64>(0)
@@ -198,7 +206,7 @@ enum SubscriptionRecorder {
     /// nothing is recorded.
     static func connecting<Element, Result>(_ observable: Observable<Element>, _ body: () -> Result) -> Result {
         guard ripple_recording() else { return body() }
-        let node = state.withLock { $0.shared[ObjectIdentifier(observable)] }
+        let node = state.withLock { $0.shared[sharedKey(of: observable)] }
         guard let node, node.observable === observable else { return body() }
         return with(current: node, body)
     }
@@ -262,7 +270,7 @@ enum SubscriptionRecorder {
             }
             state.nodes[downstream.id] = downstream
             var node: GraphNode?
-            if shared, let existing = state.shared[ObjectIdentifier(observable)], existing.observable === observable {
+            if shared, let existing = state.shared[sharedKey(of: observable)], existing.observable === observable {
                 node = existing
             }
             if node == nil {
@@ -274,7 +282,7 @@ enum SubscriptionRecorder {
                     scopes: inherited
                 )
                 if shared {
-                    state.shared[ObjectIdentifier(observable)] = made
+                    state.shared[sharedKey(of: observable)] = made
                 }
                 node = made
             }

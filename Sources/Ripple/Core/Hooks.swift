@@ -17,18 +17,13 @@ public enum Hooks {
     /// ``recordCallStackOnError`` is `true`).
     public typealias CustomCaptureSubscriptionCallstack = @Sendable () -> [String]
 
-    /// The three handlers (a tuple: see "State is a tuple" in
-    /// docs/Architecture.md).
-    private typealias State = (
-        defaultErrorHandler: DefaultErrorHandler, captureCallStack: CustomCaptureSubscriptionCallstack,
-        contractViolationHandler: @Sendable (String) -> Void
-    )
+    private struct State {
+        var defaultErrorHandler: DefaultErrorHandler = Hooks.printingErrorHandler
+        var captureCallStack: CustomCaptureSubscriptionCallstack = { Thread.callStackSymbols }
+        var contractViolationHandler: @Sendable (String) -> Void = Hooks.printingContractViolationHandler
+    }
 
-    private static let state = LockedState<State>(
-        (
-            defaultErrorHandler: Hooks.printingErrorHandler, captureCallStack: { Thread.callStackSymbols },
-            contractViolationHandler: Hooks.printingContractViolationHandler
-        ))
+    private static let state = LockedState(State())
     @exclusivity(unchecked) private nonisolated(unsafe) static var recordsCallStack = AtomicCell<Bool>(false)
 
     /// Called with an error that reached a subscription without an `onError`

@@ -157,14 +157,13 @@ public enum DebugOutput {
         }
     }
 
-    /// Where lines go, the entry handler, and whether subscription numbers are
-    /// shown (a tuple: see "State is a tuple" in docs/Architecture.md).
-    private typealias Configuration = (
-        sink: @Sendable (String) -> Void, entryHandler: (@Sendable (Entry) -> Void)?, showsSubscriptionID: Bool
-    )
+    private struct Configuration {
+        var sink: @Sendable (String) -> Void = { print($0) }
+        var entryHandler: (@Sendable (Entry) -> Void)?
+        var showsSubscriptionID = false
+    }
 
-    private static let configuration = LockedState<Configuration>(
-        (sink: { print($0) }, entryHandler: nil, showsSubscriptionID: false))
+    private static let configuration = LockedState(Configuration())
     @exclusivity(unchecked) private nonisolated(unsafe) static var subscriptionIDs = AtomicCell<UInt64>(0)
 
     /// Receives each line the `debug` operator produces (without a trailing

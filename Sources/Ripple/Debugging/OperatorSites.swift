@@ -286,7 +286,7 @@ enum OperatorSites {
             var digits = 0
             for byte in rest.utf8 {
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
-                guard length <= Int(UInt32.max) else { return nil }
+                guard length <= (Int.max - 9) / 10 else { return nil }   // no overflow, 32-bit `Int` too
                 length = length * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
             }

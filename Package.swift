@@ -40,6 +40,10 @@ let package = Package(
         .library(name: "RippleDebugExport", targets: ["RippleDebugExport"]),
         // Typed, reactive networking on Foundation (FoundationNetworking on Linux).
         .library(name: "RippleHTTP", targets: ["RippleHTTP"]),
+        // Streamed responses on a RippleHTTP `Session` (Server-Sent Events, JSON
+        // lines): a product of its own so that an app that only sends requests
+        // does not link the parser, the reconnection machine and their formats.
+        .library(name: "RippleHTTPStreaming", targets: ["RippleHTTPStreaming"]),
         // Test doubles for RippleHTTP (a stub `HTTPClient`), for apps' test targets.
         .library(name: "RippleHTTPTesting", targets: ["RippleHTTPTesting"]),
         // RxCocoa's UIKit and AppKit layer (`button.rx.tap`, `tableView.rx.items`,
@@ -84,7 +88,8 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
         ]),
-        .target(name: "RippleHTTPTesting", dependencies: ["Ripple", "RippleHTTP"]),
+        .target(name: "RippleHTTPStreaming", dependencies: ["Ripple", "RippleHTTP"]),
+        .target(name: "RippleHTTPTesting", dependencies: ["Ripple", "RippleHTTP", "RippleHTTPStreaming"]),
         .target(
             name: "RippleCocoa",
             dependencies: [
@@ -105,7 +110,11 @@ let package = Package(
         // (they share the suite's helpers).
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleCollections", "RippleDebugExport", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
-        .testTarget(name: "RippleHTTPTests", dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPTesting"]),
+        // Streaming/ tests RippleHTTPStreaming too (it shares the loopback server).
+        .testTarget(
+            name: "RippleHTTPTests",
+            dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPStreaming", "RippleHTTPTesting"]
+        ),
         // Test-only: a module declaring `OptionalType` and `filterNil()` as RxOptional
         // and RxSwiftExt do, and the tests that import it next to Ripple (in a target
         // of their own, so the rest of the tests see Ripple's declarations only).

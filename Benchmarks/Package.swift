@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),

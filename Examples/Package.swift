@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -109,6 +110,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
             ]
         ),
         .target(
@@ -145,6 +147,7 @@ let package = Package(
                 "GitHubKit", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
             ]
         ),
         .executableTarget(
@@ -153,6 +156,7 @@ let package = Package(
                 "GitHubActivity", "GitHubKit", "MockGitHubAPI", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -211,6 +215,7 @@ let package = Package(
                 "GitHubSearch", "GitHubStore", "GitHubKit", "GitHubActivity", "MockGitHubAPI", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
                 .product(name: "RippleTest", package: "Ripple"),
             ]
         ),
@@ -220,6 +225,7 @@ let package = Package(
                 "GitHubActivity", "GitHubKit", "TerminalUI",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
                 .product(name: "RippleTest", package: "Ripple"),
                 .product(name: "RippleHTTPTesting", package: "Ripple"),
             ]
@@ -234,7 +240,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MockGitHubAPITests",
-            dependencies: ["MockGitHubAPI", .product(name: "Ripple", package: "Ripple"), .product(name: "RippleHTTP", package: "Ripple")]
+            dependencies: [
+                "MockGitHubAPI",
+                .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleHTTPStreaming", package: "Ripple"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -316,7 +316,7 @@ extension DispatchTimeInterval {
     /// The interval in seconds; `.infinity` for `.never`; `nil` when negative
     /// or zero.
     @usableFromInline
-    var seconds: TimeInterval? {
+    package var seconds: TimeInterval? {
         let value: TimeInterval
         switch self {
         case .seconds(let amount): value = TimeInterval(amount)
@@ -331,7 +331,7 @@ extension DispatchTimeInterval {
 
     /// `seconds` as an interval (nanosecond precision, at most `Int.max` nanoseconds).
     @usableFromInline
-    static func fromSeconds(_ seconds: TimeInterval) -> DispatchTimeInterval {
+    package static func fromSeconds(_ seconds: TimeInterval) -> DispatchTimeInterval {
         guard seconds.isFinite else { return seconds > 0 ? .never : .nanoseconds(0) }
         let nanoseconds = (seconds * 1_000_000_000).rounded()
         if nanoseconds <= 0 { return .nanoseconds(0) }

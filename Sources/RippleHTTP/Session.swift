@@ -163,7 +163,7 @@ public final class Session: Sendable {
 
     /// `events` on ``deliveryScheduler`` when there is one (responses and
     /// streamed responses alike).
-    func onDeliveryScheduler<Value>(_ events: Observable<Value>) -> Observable<Value> {
+    package func onDeliveryScheduler<Value>(_ events: Observable<Value>) -> Observable<Value> {
         guard let deliveryScheduler else { return events }
         return events.observe(on: deliveryScheduler)
     }

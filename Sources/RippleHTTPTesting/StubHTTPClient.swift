@@ -1,4 +1,5 @@
 @_exported import RippleHTTP
+import RippleHTTPStreaming
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

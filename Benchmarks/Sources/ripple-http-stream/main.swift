@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Ripple
 import RippleHTTP
+import RippleHTTPStreaming
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import GitHubKit
 import Ripple
 import RippleHTTP
+import RippleHTTPStreaming
 
 /// The live activity of a repository, and the state of its connection: what
 /// the `activity` demo shows. The view model never references the view.

@@ -1,5 +1,6 @@
 import Foundation
 import RippleHTTP
+import RippleHTTPStreaming
 
 /// One event of a repository's live activity (the mock GitHub API's
 /// `GET /repos/{owner}/{repo}/events/live`, in the shape of GitHub's Events

@@ -5,6 +5,7 @@ import GitHubKit
 import MockGitHubAPI
 import Ripple
 import RippleHTTP
+import RippleHTTPStreaming
 import TerminalUI
 
 /// `activity`: a repository's live activity as Server-Sent Events, with the

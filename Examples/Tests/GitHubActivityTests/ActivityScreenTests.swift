@@ -3,6 +3,7 @@ import GitHubActivity
 import GitHubKit
 import Ripple
 import RippleHTTP
+import RippleHTTPStreaming
 import RippleHTTPTesting
 import RippleTest
 import TerminalUI

@@ -4,6 +4,7 @@ import GitHubKit
 import MockGitHubAPI
 import Ripple
 import RippleHTTP
+import RippleHTTPStreaming
 import XCTest
 
 /// The mock server's live events (Server-Sent Events) through the real

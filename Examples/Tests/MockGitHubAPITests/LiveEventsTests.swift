@@ -1,6 +1,7 @@
 import Foundation
 import MockGitHubAPI
 import RippleHTTP
+import RippleHTTPStreaming
 import XCTest
 
 #if canImport(FoundationNetworking)

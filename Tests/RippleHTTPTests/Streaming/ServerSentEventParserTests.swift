@@ -1,5 +1,6 @@
 import Foundation
 import RippleHTTP
+import RippleHTTPStreaming
 import RippleTest
 import XCTest
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import RippleHTTP
+import RippleHTTPStreaming
 import RippleHTTPTesting
 import RippleTest
 import XCTest

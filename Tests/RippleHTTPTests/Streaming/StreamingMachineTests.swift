@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import RippleHTTP
+@testable import RippleHTTPStreaming
 import RippleTest
 import XCTest
 

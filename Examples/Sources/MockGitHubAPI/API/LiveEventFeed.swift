@@ -1,5 +1,6 @@
 import Foundation
 import RippleHTTP
+import RippleHTTPStreaming
 
 /// The live activity of a repository as the mock invents it, for
 /// `GET /repos/{owner}/{repo}/events/live` (Server-Sent Events): event *n* of

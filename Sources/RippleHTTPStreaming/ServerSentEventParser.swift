@@ -18,7 +18,7 @@ import Foundation
 /// - ``finish()``: the stream ended; an event without its blank line is
 ///   discarded.
 ///
-/// A value type with no lock and no I/O (``Session/events(for:options:)-(R,_)``
+/// A value type with no lock and no I/O (``RippleHTTP/Session/events(for:options:)-(R,_)``
 /// feeds it from the network); its memory is bounded: a line longer than
 /// ``maximumLineLength`` bytes is ``EventStreamError/lineTooLong(limit:)``,
 /// an event with more than ``maximumEventSize`` bytes of data

@@ -1,5 +1,5 @@
 /// Splits a byte stream into lines, whatever the chunks it arrives in: the
-/// line reading under ``ServerSentEventParser`` and ``Session/jsonLines(for:)``.
+/// line reading under ``ServerSentEventParser`` and ``RippleHTTP/Session/jsonLines(for:)``.
 ///
 /// A value type with no lock and no I/O: feed it chunks, it calls you with
 /// each complete line (without its terminator). A line end is `\n`, `\r\n`,

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The decisions of one streamed subscription (``Session/events(for:options:)-(R,_)``,
-/// ``Session/jsonLines(for:options:)``): what a response head, a body chunk,
+/// The decisions of one streamed subscription (``RippleHTTP/Session/events(for:options:)-(R,_)``,
+/// ``RippleHTTP/Session/jsonLines(for:options:)``): what a response head, a body chunk,
 /// the end of a connection or a timeout lead to. A value type with no lock,
 /// no threads and no clock (the time is passed in): ``StreamingRun`` owns
 /// those and does what this returns.
@@ -42,7 +42,7 @@ struct StreamingMachine<Format: StreamFormat> {
         case fail(Error)
     }
 
-    /// The connection's state, for ``Session/eventStream(for:options:)``.
+    /// The connection's state, for ``RippleHTTP/Session/eventStream(for:options:)``.
     enum Status {
         /// The server accepted the connection.
         case connected

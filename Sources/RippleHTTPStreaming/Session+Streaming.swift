@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Settings of a streamed response (``Session/events(for:options:)-(R,_)``,
-/// ``Session/jsonLines(for:options:)``).
+/// Settings of a streamed response (``RippleHTTP/Session/events(for:options:)-(R,_)``,
+/// ``RippleHTTP/Session/jsonLines(for:options:)``).
 ///
 /// ```swift
 /// var options = EventStreamOptions()
@@ -91,7 +91,7 @@ extension Session {
     ///   (``EventStreamError/notAnEventStream(contentType:)``); `204 No
     ///   Content` completes the stream (the server says there is nothing
     ///   more); another status the request does not accept is
-    ///   ``HTTPError/unacceptableStatusCode(_:headers:body:)``.
+    ///   `HTTPError/unacceptableStatusCode(_:headers:body:)`.
     /// - **Reconnection.** When the connection ends (the body ends, or the
     ///   connection is lost), it reconnects after the reconnection time (the
     ///   server's `retry:`, or ``EventStreamOptions/reconnectionTime``), at
@@ -99,8 +99,8 @@ extension Session {
     ///   off with jitter while connections keep ending without an event (see
     ///   ``EventStreamOptions``).
     ///   A failed attempt (no connection, a timeout, a retried status such as
-    ///   `503`) is retried by the request's or the session's ``RetryPolicy``
-    ///   (``RetryPolicy/default`` if neither has one), waiting the longer of
+    ///   `503`) is retried by the request's or the session's `RetryPolicy`
+    ///   (`RetryPolicy/default` if neither has one), waiting the longer of
     ///   its delay and the reconnection time; when the policy gives up, the
     ///   stream fails with the error. Requests that are not idempotent (a
     ///   `POST` that starts a completion) neither reconnect nor retry: their
@@ -113,8 +113,8 @@ extension Session {
     /// - Disposing closes the connection (or cancels the wait).
     ///
     /// Events arrive one at a time on the session's
-    /// ``Session/deliveryScheduler`` when it has one, else on the client's
-    /// thread (``URLSessionHTTPClient``: its delegate queue;
+    /// `Session/deliveryScheduler` when it has one, else on the client's
+    /// thread (`URLSessionHTTPClient`: its delegate queue;
     /// `AsyncHTTPClientTransport`: a SwiftNIO event loop, which must not
     /// block); use `observe(on:)` to move them.
     ///
@@ -180,12 +180,12 @@ extension Session {
 
     /// The newline-delimited JSON (`application/x-ndjson`, JSON Lines) body
     /// of `request`, each line decoded as the request's `Response` (with its
-    /// ``Request/decoder`` at its ``Request/decodingKeyPath``) and delivered
+    /// `Request/decoder` at its `Request/decodingKeyPath`) and delivered
     /// as soon as its line ends; completes when the body ends.
     ///
     /// Blank lines are skipped; a last line without `\n` counts. A line that
     /// does not decode fails the stream with
-    /// ``HTTPError/undecodableBody(_:body:)`` (the line as body); a line
+    /// `HTTPError/undecodableBody(_:body:)` (the line as body); a line
     /// longer than ``EventStreamOptions/maximumLineLength`` with
     /// ``EventStreamError/lineTooLong(limit:)``. Failed attempts before the
     /// response are retried as in ``events(for:options:)-(R,_)``; once values have
@@ -242,7 +242,7 @@ extension Session {
     }
 }
 
-/// What ``Session/eventStream(for:options:)`` delivers: the events, and the
+/// What ``RippleHTTP/Session/eventStream(for:options:)`` delivers: the events, and the
 /// state of the connection between them.
 public enum EventStreamUpdate: Sendable {
     /// Connection number `attempt` (from 1) is being opened, resuming after
@@ -264,7 +264,7 @@ public enum EventStreamUpdate: Sendable {
     }
 }
 
-/// A `URLRequest` as a ``Request``: sent as it is.
+/// A `URLRequest` as a `Request`: sent as it is.
 @usableFromInline
 struct PreparedRequest: Request {
     @usableFromInline

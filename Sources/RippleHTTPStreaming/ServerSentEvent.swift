@@ -1,5 +1,5 @@
 /// One event of a Server-Sent Events stream (`text/event-stream`), as
-/// ``Session/events(for:options:)-(R,_)`` delivers it.
+/// ``RippleHTTP/Session/events(for:options:)-(R,_)`` delivers it.
 ///
 /// ```
 /// id: 42                    ServerSentEvent(id: "42", event: "update",

@@ -1,6 +1,6 @@
-/// Why a streamed response (``Session/events(for:options:)-(R,_)``,
-/// ``Session/jsonLines(for:options:)``) was given up: the stream broke a rule or a
-/// limit. Transport failures and status codes stay ``HTTPError``s.
+/// Why a streamed response (``RippleHTTP/Session/events(for:options:)-(R,_)``,
+/// ``RippleHTTP/Session/jsonLines(for:options:)``) was given up: the stream broke a rule or a
+/// limit. Transport failures and status codes stay `HTTPError`s.
 ///
 /// ```swift
 /// session.events(for: LiveUpdates())

@@ -70,7 +70,7 @@ struct EventStreamFormat: StreamFormat {
 /// Newline-delimited JSON (`application/x-ndjson`, JSON Lines): one JSON
 /// value per line, decoded as `Value`; blank lines are skipped, a `\r`
 /// before the `\n` is dropped. A line that does not decode is
-/// ``HTTPError/undecodableBody(_:body:)`` (with that line as the body).
+/// `HTTPError/undecodableBody(_:body:)` (with that line as the body).
 @usableFromInline
 struct JSONLinesFormat<Value: Decodable>: StreamFormat {
     var scanner: LineScanner

@@ -51,7 +51,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
             return
         }
         guard tryAcquire() else {
-            enqueue(.event(event))
+            enqueue((event, nil, false))
             return
         }
         storeAndDeliver(element, event)

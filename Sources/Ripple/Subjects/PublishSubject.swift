@@ -26,7 +26,7 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
     @_alwaysEmitIntoClient
     public func on(_ event: Event<Element>) {
         guard tryAcquireUntracked() else {
-            enqueue(.event(event))
+            enqueue((event, nil, false))
             return
         }
         if case .next = event {

@@ -55,7 +55,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
             return
         }
         guard tryAcquire() else {
-            enqueue(.event(event))
+            enqueue((event, nil, false))
             return
         }
         bufferAndDeliver(element, event)

@@ -122,14 +122,13 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
     }
 }
 
-/// Work for a subject, serialized by ``SubjectBase``.
+/// Work for a subject, serialized by ``SubjectBase``: an `event`; else a
+/// `subscription` to add (`adds`) or to remove; else, with neither, the subject's
+/// disposal. A tuple rather than a generic enum with payloads, which would have
+/// value-witness functions of its own in every app (about 4 KB,
+/// docs/Architecture.md, "State is a tuple").
 @usableFromInline
-enum SubjectOperation<Element> {
-    case event(Event<Element>)
-    case add(SubjectSubscription<Element>)
-    case remove(SubjectSubscription<Element>)
-    case dispose
-}
+typealias SubjectOperation<Element> = (event: Event<Element>?, subscription: SubjectSubscription<Element>?, adds: Bool)
 
 /// The engine shared by all subjects.
 ///
@@ -297,7 +296,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// and new subscribers receive `RxError.disposed`.
     public final func dispose() {
         if AtomicCell.exchange(&disposedFlag, true, ordering: .acquiringAndReleasing) { return }
-        submit(.dispose)
+        submitDispose()
     }
 
     // MARK: Serialization
@@ -345,9 +344,9 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
             if case .error(let error) = event {
                 // The path the error had on this thread goes with it to the
                 // thread that delivers it (see ``ErrorTraces``).
-                enqueue(.event(event), errorTrail: ErrorTraces.trail(of: error))
+                enqueue((event, nil, false), errorTrail: ErrorTraces.trail(of: error))
             } else {
-                enqueue(.event(event))
+                enqueue((event, nil, false))
             }
             return
         }
@@ -355,28 +354,26 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         release()
     }
 
-    /// Runs `operation` now if the subject is idle or the caller already owns it
-    /// (re-entrant subscribe/unsubscribe), otherwise queues it for the owner.
+    /// Disposes of the subject now if it is idle or the caller already owns it
+    /// (`dispose()` from one of its observers), otherwise queues the disposal for
+    /// the owner.
     @usableFromInline
-    final func submit(_ operation: SubjectOperation<Element>) {
+    final func submitDispose() {
         if tryAcquire() {
-            perform(operation)
+            performDispose()
             release()
-            return
-        }
-        if case .event = operation {
-            // Re-entrant events are queued too: they must not overtake the event
-            // being delivered.
         } else if AtomicCell.load(&owner, ordering: .relaxed) == currentThreadID() {
-            perform(operation)
-            return
+            performDispose()
+        } else {
+            enqueue((nil, nil, false))
         }
-        enqueue(operation)
     }
 
-    /// `submit(.add(subscription))` without building the operation on the inline
-    /// paths (`SubjectOperation<Element>` is a generic enum: building one in
-    /// unspecialised code costs a run-time metadata lookup).
+    /// Adds `subscription` now if the subject is idle or the caller already owns
+    /// it (a re-entrant subscribe), otherwise queues it for the owner, without
+    /// building the operation on the inline paths (a ``SubjectOperation`` holds an
+    /// optional generic `Event`: building one in unspecialised code costs a
+    /// run-time metadata lookup).
     @usableFromInline
     final func submitAdd(_ subscription: SubjectSubscription<Element>) {
         if tryAcquire() {
@@ -394,17 +391,17 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     @inline(never)
     @usableFromInline
     final func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
-        enqueue(.add(subscription))
+        enqueue((nil, subscription, true))
     }
 
     /// Out of line, like ``enqueueAdd(_:)``.
     @inline(never)
     @usableFromInline
     final func enqueueRemove(_ subscription: SubjectSubscription<Element>) {
-        enqueue(.remove(subscription))
+        enqueue((nil, subscription, false))
     }
 
-    /// `submit(.remove(subscription))`, likewise.
+    /// Removes `subscription` now or queues its removal, like ``submitAdd(_:)``.
     @usableFromInline
     final func submitRemove(_ subscription: SubjectSubscription<Element>) {
         if tryAcquire() {
@@ -420,7 +417,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Queues `operation`; becomes the owner and drains if the subject went idle.
     @usableFromInline
     final func enqueue(_ operation: SubjectOperation<Element>, errorTrail: ErrorTraces.Trail? = nil) {
-        if case .event = operation, AtomicCell.load(&turnEnding, ordering: .relaxed) != 0 {
+        if operation.event != nil, AtomicCell.load(&turnEnding, ordering: .relaxed) != 0 {
             waitForTurnEnd()
         }
         let queued = pending.withLock { queue -> Int in
@@ -520,18 +517,19 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Owner-only: runs one operation.
     @usableFromInline
     final func perform(_ operation: SubjectOperation<Element>) {
-        switch operation {
-        case .event(let event):
+        if let event = operation.event {
             if case .error = event, let trail = pending.withLock({ _ in queuedErrorTrail }) {
                 ErrorTraces.resuming(trail) { process(event) }
             } else {
                 process(event)
             }
-        case .add(let subscription):
-            performAdd(subscription)
-        case .remove(let subscription):
-            removeObserver(subscription)
-        case .dispose:
+        } else if let subscription = operation.subscription {
+            if operation.adds {
+                performAdd(subscription)
+            } else {
+                removeObserver(subscription)
+            }
+        } else {
             performDispose()
         }
     }

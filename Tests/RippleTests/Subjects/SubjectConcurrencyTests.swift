@@ -110,6 +110,49 @@ final class SubjectConcurrencyTests: RippleTestCase {
         XCTAssertLessThanOrEqual(lateEvents.load(ordering: .relaxed), 500)
     }
 
+    /// What other threads ask of a subject while one thread delivers is queued
+    /// (a subscription, events, an unsubscription, the subject's disposal) and
+    /// runs in the order it was asked, once the delivery returns.
+    func testWorkAskedFromAnotherThreadDuringDeliveryRunsInOrderAfterIt() {
+        let subject = PublishSubject<Int>()
+        let log = LockedLog()
+        let inside = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let first = subject.subscribe(onNext: { value in
+            log.append("first \(value)")
+            if value == 1 {
+                inside.signal()
+                proceed.wait()
+            }
+        })
+        let delivered = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            subject.onNext(1)
+            delivered.signal()
+        }
+        inside.wait()
+        // The other thread owns the subject until its `onNext(1)` returns.
+        let second = subject.subscribe(
+            onNext: { log.append("second \($0)") }, onError: { log.append("second \($0)") },
+            onCompleted: { log.append("second completed") })
+        subject.onNext(2)
+        first.dispose()
+        subject.onNext(3)
+        subject.dispose()
+        subject.onNext(4)
+        XCTAssertEqual(log.entries, ["first 1"], "nothing ran while the subject was busy")
+        proceed.signal()
+        delivered.wait()
+        // `first`'s events stopped at its `dispose()`; the disposal released
+        // `second` without an event, and `4` came after it.
+        XCTAssertEqual(log.entries, ["first 1", "second 2", "second 3"])
+        XCTAssertFalse(subject.hasObservers)
+        var late: Error?
+        _ = subject.subscribe(onError: { late = $0 })
+        guard case .disposed? = late as? RxError else { return XCTFail("expected RxError.disposed, got \(String(describing: late))") }
+        second.dispose()
+    }
+
     /// Two subjects whose observers pass `value - 1` to the other one while it is
     /// positive, and a count of the elements both observers received.
     private func subjectsFeedingEachOther(
@@ -301,6 +344,23 @@ final class SubjectConcurrencyTests: RippleTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { delivered.load(ordering: .relaxed) == 1_401 })
         subscription.dispose()
         XCTAssertLessThan(lockedMilliseconds.load(ordering: .relaxed), 1_000, "every call waited for the stalled deliverer")
+    }
+}
+
+final class LockedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+
+    func append(_ entry: String) {
+        lock.lock()
+        items.append(entry)
+        lock.unlock()
+    }
+
+    var entries: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
     }
 }
 

@@ -33,14 +33,14 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline
     typealias Observers = ContiguousArray<ChangeSubscription<Change>?>
 
+    /// A queued delivery: a `change` for the `observers` of the moment, or, with
+    /// no change, a subscription `retired` while somebody delivered (the
+    /// deliverer may be sending to it without holding a reference, see
+    /// ``mutate(_:runsUserCode:_:)``, so it is released after that delivery).
+    /// A tuple, not a generic enum with payloads: see "State is a tuple" in
+    /// docs/Architecture.md.
     @usableFromInline
-    enum Delivery {
-        case change(Change, Observers)
-        /// A subscription removed while somebody delivered: the deliverer may be
-        /// sending to it without holding a reference (see
-        /// ``mutate(_:runsUserCode:_:)``), so it is released after that delivery.
-        case retire(ChangeSubscription<Change>)
-    }
+    typealias Delivery = (change: Change?, observers: Observers, retired: ChangeSubscription<Change>?)
 
     /// The value, the observers, the deliveries queued, and the thread that last
     /// became the deliverer (not cleared when it stops: only used to spare it
@@ -146,7 +146,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
             if runsUserCode { AtomicCell.store(&userCodeThread, 0, ordering: .relaxed) }
             guard let change = consume madeChange else { return result }
             if AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue != 0 {
-                state.queue.append(.change(change, state.observers.values))
+                state.queue.append((change, state.observers.values, nil))
                 if state.deliverer != thread { queued = state.queue.count }
                 return result
             }
@@ -295,11 +295,9 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
             }
             while let next = batch.popFirst() {
                 turn.delivered(progress: &progress, mark: &turnEnding)
-                switch next {
-                case .change(let change, let observers):
-                    send(change, to: observers)
-                case .retire:
-                    break  // released here, outside the lock
+                // A retired subscription is released here, outside the lock.
+                if let change = next.change {
+                    send(change, to: next.observers)
                 }
             }
         }
@@ -394,7 +392,7 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
             // own: it releases it after the delivery. The increment comes first so
             // that the deliverer cannot stop (`wip` 1 -> 0) without seeing it.
             if AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue != 0 {
-                state.queue.append(.retire(removed))
+                state.queue.append((nil, [], removed))
                 return nil
             }
             // Nobody delivers, and only a deliverer decrements `wip` outside the lock.

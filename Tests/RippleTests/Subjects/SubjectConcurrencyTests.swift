@@ -115,7 +115,7 @@ final class SubjectConcurrencyTests: RippleTestCase {
     /// runs in the order it was asked, once the delivery returns.
     func testWorkAskedFromAnotherThreadDuringDeliveryRunsInOrderAfterIt() {
         let subject = PublishSubject<Int>()
-        let log = LockedLog()
+        let log = Recorder<String>()
         let inside = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
         let first = subject.subscribe(onNext: { value in
@@ -140,12 +140,12 @@ final class SubjectConcurrencyTests: RippleTestCase {
         subject.onNext(3)
         subject.dispose()
         subject.onNext(4)
-        XCTAssertEqual(log.entries, ["first 1"], "nothing ran while the subject was busy")
+        XCTAssertEqual(log.values, ["first 1"], "nothing ran while the subject was busy")
         proceed.signal()
         delivered.wait()
         // `first`'s events stopped at its `dispose()`; the disposal released
         // `second` without an event, and `4` came after it.
-        XCTAssertEqual(log.entries, ["first 1", "second 2", "second 3"])
+        XCTAssertEqual(log.values, ["first 1", "second 2", "second 3"])
         XCTAssertFalse(subject.hasObservers)
         var late: Error?
         _ = subject.subscribe(onError: { late = $0 })
@@ -344,23 +344,6 @@ final class SubjectConcurrencyTests: RippleTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { delivered.load(ordering: .relaxed) == 1_401 })
         subscription.dispose()
         XCTAssertLessThan(lockedMilliseconds.load(ordering: .relaxed), 1_000, "every call waited for the stalled deliverer")
-    }
-}
-
-final class LockedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-
-    func append(_ entry: String) {
-        lock.lock()
-        items.append(entry)
-        lock.unlock()
-    }
-
-    var entries: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
     }
 }
 

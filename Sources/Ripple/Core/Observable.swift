@@ -194,24 +194,46 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
 /// The shortcuts give the same events as a subscription: the elements (or none,
 /// or an error), then an inner sequence that has ended. They save the inner
 /// subscription and the sink, and the inner completion's lock round trips.
+///
+/// Not generic, with no payload (``Observable/innerSource`` says which, then
+/// ``Observable/justElement`` or ``Observable/asPipeline`` reads it): a generic
+/// enum with payloads would have value-witness functions of its own in every
+/// app (2.7 KB), although the optimiser never stores one.
 @usableFromInline
-enum InnerSource<Element> {
-    case just(Element)
-    case pipeline(Pipeline<Element>)
+enum InnerSource {
+    case just
+    case pipeline
     case subscribe
+}
 
+extension Observable {
+    /// How the flatMap family runs this observable as an inner sequence.
     @_alwaysEmitIntoClient
     @inline(__always)
-    init(_ source: Observable<Element>) {
-        switch source.kind {
+    var innerSource: InnerSource {
+        switch kind {
         case .none, .subject, .handlers:
-            self = .subscribe
+            return .subscribe
         case .just:
-            self = .just(unsafeDowncast(source, to: JustProducer<Element>.self).element)
+            return .just
         case .stage:
-            let pipeline = unsafeDowncast(source, to: Pipeline<Element>.self)
-            self = pipeline.sourceIsJust ? .pipeline(pipeline) : .subscribe
+            return asPipeline.sourceIsJust ? .pipeline : .subscribe
         }
+    }
+
+    /// The element of a `just`: only where ``innerSource`` is `.just`.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    var justElement: Element {
+        unsafeDowncast(self, to: JustProducer<Element>.self).element
+    }
+
+    /// This pipeline stage: only where ``innerSource`` is `.pipeline` (or
+    /// ``kind`` is `.stage`).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    var asPipeline: Pipeline<Element> {
+        unsafeDowncast(self, to: Pipeline<Element>.self)
     }
 }
 

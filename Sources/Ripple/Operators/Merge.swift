@@ -448,19 +448,20 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
         // An inner `just` is not subscribed to: its element is forwarded in one
         // update (see ``JustProducer``); nor is a pipeline on a `just`
         // (`just(x).map(f)`), which runs here instead (see ``InnerSource``).
-        let kind = InnerSource(source)
+        let kind = source.innerSource
         switch mode {
         case .first:
             switch kind {
-            case .just(let element):
+            case .just:
+                let element = source.justElement
                 update { state, outbox in
                     state.active -= 1
                     if !state.terminated {
                         outbox.next(element)
                     }
                 }
-            case .pipeline(let pipeline):
-                runPipeline(pipeline)
+            case .pipeline:
+                runPipeline(source.asPipeline)
             case .subscribe:
                 let inner = makeInner()
                 if update({ state, _ in state.register(inner) }) {
@@ -469,16 +470,17 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             }
         case .all:
             switch kind {
-            case .just(let element):
+            case .just:
+                let element = source.justElement
                 update { state, outbox in
                     if !state.terminated {
                         outbox.next(element)
                     }
                 }
-            case .pipeline(let pipeline):
+            case .pipeline:
                 // No slot to reserve: the pipeline ends before this returns, and
                 // the outer sequence cannot complete meanwhile (it is serialized).
-                let run = pipeline.runOnJust()
+                let run = source.asPipeline.runOnJust()
                 if run.first != nil {
                     update { state, outbox in
                         if !state.terminated {
@@ -511,8 +513,8 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
                 if state.terminated { return .none }
                 if !state.isSubscribing && state.queue.isEmpty && state.active < maxConcurrent {
                     switch kind {
-                    case .just(let element):
-                        outbox.next(element)
+                    case .just:
+                        outbox.next(source.justElement)
                         return .none
                     case .pipeline:
                         // The slot is held while the steps (user code) run, outside
@@ -534,9 +536,7 @@ final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Elemen
             case .none: break
             case .subscribe: inner?.subscribe(to: source)
             case .runPipeline:
-                if case .pipeline(let pipeline) = kind {
-                    runPipeline(pipeline)
-                }
+                runPipeline(source.asPipeline)
             case .startLoop: subscribeQueued()
             }
         }

@@ -73,12 +73,12 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
                 fail(error)
                 return
             }
-            switch InnerSource(source) {
-            case .just(let element):
-                switchToJust(element)
+            switch source.innerSource {
+            case .just:
+                switchToJust(source.justElement)
                 return
-            case .pipeline(let pipeline):
-                switchToPipeline(pipeline)
+            case .pipeline:
+                switchToPipeline(source.asPipeline)
                 return
             case .subscribe:
                 break

@@ -221,15 +221,15 @@ extension Observable {
         }
     }
 
-    /// The element of a `just`: only where ``innerSource`` is `.just`.
+    /// The element of a `just`: only where ``innerSource`` is `.just` (``kind``
+    /// is `.just`).
     @_alwaysEmitIntoClient
     @inline(__always)
     var justElement: Element {
         unsafeDowncast(self, to: JustProducer<Element>.self).element
     }
 
-    /// This pipeline stage: only where ``innerSource`` is `.pipeline` (or
-    /// ``kind`` is `.stage`).
+    /// This pipeline stage: only where ``kind`` is `.stage`.
     @_alwaysEmitIntoClient
     @inline(__always)
     var asPipeline: Pipeline<Element> {

@@ -442,7 +442,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     static func make(
         _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral
     ) -> PipelineStage<Step> {
-        let previous: Pipeline<Step.Input>? = upstream.kind == .stage ? unsafeDowncast(upstream, to: Pipeline<Step.Input>.self) : nil
+        let previous: Pipeline<Step.Input>? = upstream.kind == .stage ? upstream.asPipeline : nil
         let sourceIsJust = previous?.sourceIsJust ?? (upstream.kind == .just)
         let position: StagePosition
         switch previous?.position {
@@ -610,7 +610,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             if let failure { throw failure }
             return input.unsafelyUnwrapped.assumingMemoryBound(to: StepResult<Step.Output>.self).pointee
         case .firstOnJust:
-            upstreamResult = input == nil ? .completed : .next(unsafeDowncast(upstream, to: JustProducer<Step.Input>.self).element)
+            upstreamResult = input == nil ? .completed : .next(upstream.justElement)
         case .secondOnSource:
             if let failure {
                 return try runFailure(failure, context)

@@ -112,7 +112,7 @@ extension ObservableType {
         // for main-actor handlers, whose events go through their gate, nor while
         // subscriptions are recorded: the graph shows the subscriber).
         if source.kind == .stage && delivery == nil && !SubscriptionRecorder.isRecording {
-            let pipeline = unsafeDowncast(source, to: Pipeline<Element>.self)
+            let pipeline = source.asPipeline
             if pipeline.sourceIsJust {
                 return pipeline.runOnJust(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
             }

@@ -26,7 +26,7 @@ extension ObservableType {
         // new stage, nothing that exists is changed (a weak or unowned reference,
         // which uniqueness checks do not see, may still reach the old one).
         if source.kind == .stage {
-            let stage = unsafeDowncast(source, to: Pipeline<Element>.self)
+            let stage = source.asPipeline
             if let joined = stage.appendingPredicate(stage, predicate, site) {
                 return joined
             }

@@ -10,32 +10,19 @@
 
 // MARK: Steps
 
-/// What a step makes of one element, or of the end of its input. A failure is
-/// not a case: it is thrown (so that, for a trivial `Output`, the result is a
-/// trivial value, copied without reference counting).
+/// What a step makes of one element, or of the end of its input: `element`, the
+/// element to pass on (nil: none), and `ends`, whether the stream completes after
+/// it. So `(x, false)` passes `x` on, `(nil, false)` skips the input, `(x, true)`
+/// passes `x` on then completes, `(nil, true)` completes. A failure is not a
+/// case: it is thrown (so that, for a trivial `Output`, the result is a trivial
+/// value, copied without reference counting).
+///
+/// A tuple rather than an enum (see "State is a tuple" in docs/Architecture.md):
+/// a generic enum's value witnesses would be compiled into Ripple's binary, and
+/// every app would link them, though a step's result never leaves the inlined,
+/// specialised code that makes and reads it.
 @usableFromInline
-enum StepResult<Output> {
-    /// Pass this element on.
-    case next(Output)
-    /// Nothing to pass on for this input.
-    case skip
-    /// Pass this element on, then complete.
-    case last(Output)
-    /// Complete.
-    case completed
-
-    /// The result as the end of the stream: the input was a terminal event, so
-    /// what follows it must be one too (an element becomes the last one, nothing
-    /// becomes completion).
-    @_alwaysEmitIntoClient
-    var ending: StepResult<Output> {
-        switch self {
-        case .next(let element): return .last(element)
-        case .skip: return .completed
-        case .last, .completed: return self
-        }
-    }
-}
+typealias StepResult<Output> = (element: Output?, ends: Bool)
 
 /// One synchronous operator, as a pipeline runs it: its parameters, and what it
 /// does with each element and with the end of its input.
@@ -66,7 +53,7 @@ protocol PipelineStep {
 
 extension PipelineStep {
     @_alwaysEmitIntoClient
-    func complete(_ state: inout State) throws -> StepResult<Output> { .completed }
+    func complete(_ state: inout State) throws -> StepResult<Output> { (nil, true) }
 
     @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error, _ state: inout State) throws -> StepResult<Output> { throw error }
@@ -85,37 +72,33 @@ extension PipelineStep {
     /// - `context.isStopped`: the subscription was disposed (possibly by a closure
     ///   of an earlier step): no further step runs, as every separate sink checks
     ///   its disposed flag first.
-    /// - A terminal input gives a terminal result (``StepResult/ending``).
+    /// - A terminal input gives a terminal result: what the step makes of the
+    ///   last element or of the end ends the stream too.
     /// - An error thrown here fails the stream; ``applyFailure(_:_:_:)`` is the
     ///   same for an error thrown before this step.
     @_alwaysEmitIntoClient
     @inline(__always)
     func apply(_ upstream: StepResult<Input>, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
-        if context.isStopped { return .skip }
-        switch upstream {
-        case .next(let input):
-            return try next(input, &state)
-        case .skip:
-            return .skip
-        case .last(let input):
-            switch try next(input, &state) {
-            case .next(let output), .last(let output):
-                return .last(output)
-            case .skip:
-                return try complete(&state).ending
-            case .completed:
-                return .completed
-            }
-        case .completed:
-            return try complete(&state).ending
+        if context.isStopped { return (nil, false) }
+        guard let input = upstream.element else {
+            // Skipped, or the end of the input.
+            return upstream.ends ? (try complete(&state).element, true) : (nil, false)
         }
+        let result = try next(input, &state)
+        guard upstream.ends else { return result }
+        // The input's last element: whatever the step makes of it, the stream
+        // then ends; if it made nothing, the step completes.
+        if result.element == nil && !result.ends {
+            return (try complete(&state).element, true)
+        }
+        return (result.element, true)
     }
 
     /// This step applied to a failure of the steps before it (or of the source).
     @_alwaysEmitIntoClient
     func applyFailure(_ error: Swift.Error, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
-        if context.isStopped { return .skip }
-        return try fail(error, &state).ending
+        if context.isStopped { return (nil, false) }
+        return (try fail(error, &state).element, true)
     }
 }
 
@@ -338,19 +321,13 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(__always)
     static func emit(_ result: StepResult<Output>, _ emit: (Event<Output>) -> Void) -> Bool {
-        switch result {
-        case .next(let element):
+        if let element = result.element {
             emit(.next(element))
-            return false
-        case .skip:
-            return false
-        case .last(let element):
-            emit(.next(element))
-            emit(.completed)
-        case .completed:
+        }
+        if result.ends {
             emit(.completed)
         }
-        return true
+        return result.ends
     }
 
     /// Runs `body` with an initialised state block on the stack.
@@ -569,8 +546,8 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @inline(__always)
     func run(_ event: Event<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
         switch event {
-        case .next(let element): return try run(StepResult.next(element), context)
-        case .completed: return try run(StepResult.completed, context)
+        case .next(let element): return try run((element, false), context)
+        case .completed: return try run((nil, true), context)
         case .error(let error): return try runFailure(error, context)
         }
     }
@@ -579,17 +556,10 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @_alwaysEmitIntoClient
     @inline(__always)
     func filtered(_ result: StepResult<Step.Output>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
-        guard hasPredicate else { return result }
-        switch result {
-        case .next(let element):
-            if context.isStopped { return .skip }
-            return try predicate(element) ? result : .skip
-        case .last(let element):
-            if context.isStopped { return .skip }
-            return try predicate(element) ? result : .completed
-        case .skip, .completed:
-            return result
-        }
+        guard hasPredicate, let element = result.element else { return result }
+        if context.isStopped { return (nil, false) }
+        // A rejected last element still ends the stream.
+        return try predicate(element) ? result : (nil, result.ends)
     }
 
     /// The steps up to and including this one, on one input of the pipeline;
@@ -610,7 +580,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             if let failure { throw failure }
             return input.unsafelyUnwrapped.assumingMemoryBound(to: StepResult<Step.Output>.self).pointee
         case .firstOnJust:
-            upstreamResult = input == nil ? .completed : .next(upstream.justElement)
+            upstreamResult = input == nil ? (nil, true) : (upstream.justElement, false)
         case .secondOnSource:
             if let failure {
                 return try runFailure(failure, context)
@@ -645,7 +615,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             sink.receive(sink, nil, error)
             return
         }
-        if case .skip = result { return }
+        if result.element == nil && !result.ends { return }  // skipped
         // The result's address is only read during the call: no stack protector
         // needed (it cost about 6 instructions per element).
         _withUnprotectedUnsafePointer(to: &result) { sink.receive(sink, UnsafeRawPointer($0), nil) }
@@ -910,19 +880,10 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(__always)
     final func deliver(_ result: StepResult<Output>) {
-        switch result {
-        case .next(let element):
-            if !isDisposed {
-                downstream.next(element)
-            }
-        case .skip:
-            return
-        case .last(let element):
-            if !isDisposed {
-                downstream.next(element)
-            }
-            finish(.completed)
-        case .completed:
+        if let element = result.element, !isDisposed {
+            downstream.next(element)
+        }
+        if result.ends {
             finish(.completed)
         }
     }

@@ -82,12 +82,12 @@ struct CatchAndReturnStep<Element>: PipelineStep {
 
     @_alwaysEmitIntoClient
     func next(_ input: Element, _ state: inout Void) -> StepResult<Element> {
-        .next(input)
+        (input, false)
     }
 
     @_alwaysEmitIntoClient
     func fail(_ error: Swift.Error, _ state: inout Void) -> StepResult<Element> {
-        .last(element)
+        (element, true)
     }
 }
 

@@ -107,9 +107,9 @@ struct DistinctUntilChangedStep<Element, Key>: PipelineStep {
     func next(_ element: Element, _ currentKey: inout Key?) throws -> StepResult<Element> {
         let key = try keySelector(element)
         if let previous = currentKey, try comparer(previous, key) {
-            return .skip
+            return (nil, false)
         }
         currentKey = key
-        return .next(element)
+        return (element, false)
     }
 }

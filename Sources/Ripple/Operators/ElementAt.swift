@@ -38,10 +38,10 @@ struct ElementAtStep<Element>: PipelineStep {
     @_alwaysEmitIntoClient
     func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
         if remaining == 0 {
-            return .last(element)
+            return (element, true)
         }
         remaining -= 1
-        return .skip
+        return (nil, false)
     }
 
     @_alwaysEmitIntoClient

@@ -34,6 +34,6 @@ struct EnumeratedStep<Element>: PipelineStep {
             throw RxError.overflow
         }
         index = next
-        return .next((current, element))
+        return ((current, element), false)
     }
 }

@@ -109,6 +109,6 @@ struct FilterStep<Element>: PipelineStep {
 
     @_alwaysEmitIntoClient
     func next(_ element: Element, _ state: inout Void) throws -> StepResult<Element> {
-        try predicate(element) ? .next(element) : .skip
+        try predicate(element) ? (element, false) : (nil, false)
     }
 }

@@ -56,7 +56,7 @@ struct MapStep<Input, Output>: PipelineStep {
 
     @_alwaysEmitIntoClient
     func next(_ input: Input, _ state: inout Void) throws -> StepResult<Output> {
-        .next(try transform(input))
+        (try transform(input), false)
     }
 }
 
@@ -73,7 +73,7 @@ struct CompactMapStep<Input, Output>: PipelineStep {
 
     @_alwaysEmitIntoClient
     func next(_ input: Input, _ state: inout Void) throws -> StepResult<Output> {
-        guard let output = try transform(input) else { return .skip }
-        return .next(output)
+        guard let output = try transform(input) else { return (nil, false) }
+        return (output, false)
     }
 }

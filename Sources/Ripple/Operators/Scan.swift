@@ -67,6 +67,6 @@ struct ScanStep<Element, Accumulate>: PipelineStep {
         case .inPlace(let accumulator):
             try accumulator(&accumulate, element)
         }
-        return .next(accumulate)
+        return (accumulate, false)
     }
 }

@@ -35,8 +35,8 @@ struct SkipStep<Element>: PipelineStep {
 
     @_alwaysEmitIntoClient
     func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
-        guard remaining > 0 else { return .next(element) }
+        guard remaining > 0 else { return (element, false) }
         remaining -= 1
-        return .skip
+        return (nil, false)
     }
 }

@@ -147,7 +147,7 @@ struct SkipWhileStep<Element>: PipelineStep {
         if !isPassing {
             isPassing = try !predicate(element)
         }
-        return isPassing ? .next(element) : .skip
+        return isPassing ? (element, false) : (nil, false)
     }
 }
 

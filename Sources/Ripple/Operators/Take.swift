@@ -38,8 +38,8 @@ struct TakeStep<Element>: PipelineStep {
     @_alwaysEmitIntoClient
     func next(_ element: Element, _ remaining: inout Int) -> StepResult<Element> {
         // A re-entrant element, sent while the last one is being delivered.
-        guard remaining > 0 else { return .skip }
+        guard remaining > 0 else { return (nil, false) }
         remaining -= 1
-        return remaining == 0 ? .last(element) : .next(element)
+        return (element, remaining == 0)
     }
 }

@@ -204,9 +204,9 @@ struct TakeUntilPredicateStep<Element>: PipelineStep {
     @_alwaysEmitIntoClient
     func next(_ element: Element, _ state: inout Void) throws -> StepResult<Element> {
         if try predicate(element) != stopsWhen {
-            return .next(element)
+            return (element, false)
         }
-        return inclusive ? .last(element) : .completed
+        return inclusive ? (element, true) : (nil, true)
     }
 }
 

@@ -54,7 +54,7 @@ struct WithUnretainedStep<Object: AnyObject, Element, Out>: PipelineStep {
 
     @_alwaysEmitIntoClient
     func next(_ element: Element, _ state: inout Void) -> StepResult<Out> {
-        guard let object else { return .completed }
-        return .next(resultSelector(object, element))
+        guard let object else { return (nil, true) }
+        return (resultSelector(object, element), false)
     }
 }

@@ -448,6 +448,48 @@ final class PipelineTests: RippleTestCase {
         subscription.dispose()
     }
 
+    /// A step's result holds its element as an optional, so an element that is
+    /// itself `nil` (of an optional element type) must still be an element, never
+    /// "nothing", on every path: a source subscribed to (second stage and later),
+    /// a subject, a `just` run without subscribing, `subscribe(onNext:)` on one,
+    /// and a pipeline on a `just` inside the flatMap family. `take(2)` ends on a
+    /// `nil`: it must be delivered before the completion.
+    func testNilElementsOfAnOptionalElementTypePassThroughEveryPath() {
+        let chain = { (source: Observable<Int?>) in
+            source.map { $0.map { $0 * 10 } }
+                .filter { $0 != 20 }
+                .distinctUntilChanged()
+                .take(3)
+        }
+        let expected: [Event<Int?>] = [.next(10), .next(nil), .next(30), .completed]
+        let (fromValues, first) = record(chain(Observable.from([1, nil, 2, nil, 3, 4])))
+        XCTAssertEqual(fromValues.values, expected)
+        first.dispose()
+
+        let subject = PublishSubject<Int?>()
+        let (fromSubject, second) = record(chain(subject.asObservable()).take(2))
+        for value in [1, nil, 5] as [Int?] { subject.onNext(value) }
+        XCTAssertEqual(fromSubject.values, [.next(10), .next(nil), .completed])
+        XCTAssertFalse(subject.hasObservers)
+        second.dispose()
+
+        let onJust = Observable.just(Int?.none).map { $0 }.filter { _ in true }.take(1)
+        let (fromJust, third) = record(onJust)
+        XCTAssertEqual(fromJust.values, [.next(nil), .completed])
+        third.dispose()
+        var handled: [Int?] = []
+        _ = onJust.subscribe(onNext: { handled.append($0) }, onCompleted: { handled.append(-1) })
+        XCTAssertEqual(handled, [nil, -1])
+
+        let outer = Observable.of(1, 2)
+        let (merged, fourth) = record(outer.flatMap { _ in onJust })
+        XCTAssertEqual(merged.values, [.next(nil), .next(nil), .completed])
+        fourth.dispose()
+        let (switched, fifth) = record(outer.flatMapLatest { _ in onJust })
+        XCTAssertEqual(switched.values, [.next(nil), .next(nil), .completed])
+        fifth.dispose()
+    }
+
     /// On a `just`, the whole chain runs during `subscribe(onNext:)`, which makes
     /// no object at all; through an observer, no sink either.
     func testAChainOnAJustRunsWithoutAnyObject() {

@@ -180,7 +180,6 @@ class Sink<Output>: SubscriptionBase, @unchecked Sendable {
 /// upstream chain.
 @usableFromInline
 final class DisposableAdapter: SubscriptionBase, @unchecked Sendable {
-    @usableFromInline
     let disposable: Disposable
 
     @usableFromInline

@@ -210,7 +210,6 @@ final class ActorScheduledItem: DisposeBase, Cancelable, @unchecked Sendable {
 extension DispatchTimeInterval {
     /// The interval in nanoseconds, `Int.max` when that overflows; `nil` for
     /// `.never`.
-    @usableFromInline
     var actorSchedulerNanoseconds: Int? {
         func scaled(_ value: Int, _ factor: Int) -> Int {
             let (result, overflow) = value.multipliedReportingOverflow(by: factor)

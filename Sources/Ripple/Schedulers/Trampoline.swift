@@ -25,7 +25,7 @@ struct TrampolineState {
     /// While subscriptions are recorded: the graph node (unretained) on whose
     /// behalf this thread subscribes or delivers, so that a subscription made now
     /// is drawn as an edge into it (see ``SubscriptionRecorder``).
-    @usableFromInline var graphContext: UnsafeMutableRawPointer?
+    var graphContext: UnsafeMutableRawPointer?
 
     @_alwaysEmitIntoClient
     init() {}

@@ -32,9 +32,7 @@ public enum VirtualTimeComparison: Sendable {
 }
 
 extension VirtualTimeComparison {
-    @usableFromInline
     var lessThan: Bool { self == .lessThan }
-    @usableFromInline
     var greaterThan: Bool { self == .greaterThan }
     var equal: Bool { self == .equal }
 }
@@ -224,7 +222,6 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     }
 
     /// Whether ``start()`` or ``advanceTo(_:)`` is running.
-    @usableFromInline
     package var isRunning: Bool {
         state.withLock { $0.running }
     }

@@ -14,7 +14,6 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
     public typealias SubjectObserverType = AsyncSubject<Element>
 
     /// Owner-only: the last element received.
-    @usableFromInline
     @exclusivity(unchecked)
     final var lastElement: Element?
 

@@ -407,7 +407,6 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// initial change, then every change. `subscribe(onNext:...)` is handed to
     /// the store directly (see ``HandlersProducer``); any other subscriber
     /// through its observer.
-    @usableFromInline
     package var changes: Observable<Change> {
         HandlersProducer(subscribeHandlers: { [self] _, handlers in subscribe(handlers: handlers) }) { [self] _, observer in
             subscribe(observer)
@@ -415,7 +414,6 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     }
 
     /// The number of subscribers (for tests and diagnostics).
-    @usableFromInline
     package var subscriberCount: Int {
         state.withLock { $0.observers.count }
     }
@@ -459,7 +457,6 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     @exclusivity(unchecked) final var isCatchingUp = AtomicCell<Bool>(false)
 
     /// The changes parked while catching up; guarded by the store's lock.
-    @usableFromInline
     var backlog: [Change] = []
 
     @_alwaysEmitIntoClient

@@ -172,25 +172,21 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// and it finishes what is queued, while producers on other threads
     /// wait before queuing more events (``waitForTurnEnd()``). Cleared by that
     /// owner after it left, so that it never clears a later owner's mark.
-    @usableFromInline
     @exclusivity(unchecked) final var turnEnding = AtomicCell<UInt>(0)
 
     /// How many queued operations owners have run (stored by the owner, read by
     /// producers waiting for it, ``ThrottleWaits``): a slow owner moves it, a
     /// stalled one does not.
-    @usableFromInline
     @exclusivity(unchecked) final var progress = AtomicCell<Int>(0)
 
     /// The path of an error a caller that found the subject busy queued (see
     /// ``ErrorTraces``): written and read under `pending`'s lock. A subject
     /// terminates once, so one is enough; kept beside the queue rather than in
     /// the queued operation, whose every copy would carry the extra word.
-    @usableFromInline
     @exclusivity(unchecked)
     final var queuedErrorTrail: ErrorTraces.Trail?
 
     /// Operations queued by callers that found the subject busy.
-    @usableFromInline
     let pending = LockedState(RingBuffer<SubjectOperation<Element>>())
 
     /// Owner-only: the observers (each a `SubjectSubscription<Element>`), in
@@ -224,20 +220,16 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     final var isStopped = false
 
     /// Owner-only: the terminal event, replayed to late subscribers.
-    @usableFromInline
     @exclusivity(unchecked)
     final var stopEvent: Event<Element>?
 
     /// Owner-only: `true` after `dispose()`.
-    @usableFromInline
     @exclusivity(unchecked)
     final var isSubjectDisposed = false
 
     /// Readable from any thread.
-    @usableFromInline
     @exclusivity(unchecked) final var observerCount = AtomicCell<Int>(0)
 
-    @usableFromInline
     @exclusivity(unchecked) final var disposedFlag = AtomicCell<Bool>(false)
 
     /// `true` for a subject another observable uses internally (the one inside
@@ -249,7 +241,6 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     /// What the subscription graph calls this subject when it is part of
     /// another type (a relay). Set before the subject is shared.
-    @usableFromInline
     @exclusivity(unchecked)
     final var graphLabel: SiteLiteral = .none
 

@@ -54,12 +54,12 @@ public struct ArrayBatch<Element>: RandomAccessCollection, MutableCollection, Ra
     public private(set) var elements: [Element]
     /// Parallel to `elements`: where each position's element came from (see
     /// `BatchOrigin`).
-    @usableFromInline var origins: [Int]
+    var origins: [Int]
     /// The array of the ``ObservableArray/batchUpdate(_:)`` call that
     /// `origins` refer to; `nil` for a batch made by you (`ArrayBatch()`, a
     /// literal), whose elements are all new. A batch value copied out of one
     /// update and assigned in another is thus recognised, and read as all new.
-    @usableFromInline var start: BatchStart<Element>?
+    var start: BatchStart<Element>?
 
     @usableFromInline static var inserted: Int { BatchOrigin.inserted }
 
@@ -502,7 +502,7 @@ enum BatchOrigin {
 /// finds an old element by its bits (an index built on first use).
 @usableFromInline
 final class BatchStart<Element>: @unchecked Sendable {
-    @usableFromInline let elements: [Element]
+    let elements: [Element]
     /// Hash of an element's bits → the old indices with that hash, in order.
     /// Built under the lock (a batch may be copied to another thread).
     private let bitIndex = LockedState<[Int: [Int]]?>(nil)

@@ -25,10 +25,8 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
     /// A section and its items.
     public typealias Model = SectionModel<Section, Item>
 
-    @usableFromInline
     let store: ChangeStore<[Model], SectionedChange<Section, Item>>
 
-    @usableFromInline
     let diff: ([Model], [Model]) -> SectionedChange<Section, Item>
 
     /// A list holding `sections`, whose sections and items are identified by

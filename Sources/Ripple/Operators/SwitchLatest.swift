@@ -75,10 +75,10 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
             }
             switch source.innerSource {
             case .just:
-                switchToJust(source.justElement)
+                switchWithoutSubscribing(toJust: source.justElement, orPipeline: nil)
                 return
             case .pipeline:
-                switchToPipeline(source.asPipeline)
+                switchWithoutSubscribing(toJust: nil, orPipeline: source.asPipeline)
                 return
             case .subscribe:
                 break
@@ -125,56 +125,38 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
         releaseUpstream()
     }
 
-    /// Switches to an inner `just(element)` without subscribing to it (see
-    /// ``JustProducer``): the previous inner subscription is disposed first, as on
-    /// the general path, then `element` is forwarded and the new inner sequence
-    /// counts as completed. One update when there is no previous subscription left
-    /// to dispose (the common case: the previous inner sequence completed, or was a
-    /// `just` too), two otherwise.
+    /// Switches to an inner `just(element)` or an inner pipeline on a `just`
+    /// (exactly one is given) without subscribing to it (see ``InnerSource``):
+    /// the previous inner subscription is disposed first, as on the general
+    /// path, then the `just`'s element or the pipeline's events (the pipeline
+    /// runs outside the lock, as it would in a subscription) are forwarded as
+    /// the inner sequence's, and the inner sequence counts as completed.
+    ///
+    /// A `just` with no previous inner subscription left to dispose (the common
+    /// case: the previous inner sequence completed, or was a `just` too) takes
+    /// one update; anything else two. One function for both kinds, so that an
+    /// app compiles it once per element type.
     @_alwaysEmitIntoClient
-    func switchToJust(_ element: Element) {
+    func switchWithoutSubscribing(toJust element: Element?, orPipeline pipeline: Pipeline<Element>?) {
         typealias Switch = (id: UInt64, previous: CombiningSubscription<Element>?, forwarded: Bool)
         let switched = update { state, outbox -> Switch? in
             if state.terminated || state.isReleased { return nil }
             state.latest &+= 1
             let previous = state.current
             state.current = nil
-            if let previous, !previous.isDisposed {
-                state.hasLatest = true
-                return (state.latest, previous, false)
+            if let element, previous?.isDisposed ?? true {
+                state.hasLatest = false
+                outbox.next(element)
+                // A disposed previous subscription is released after the lock,
+                // like every inner subscription.
+                return (state.latest, previous, true)
             }
-            state.hasLatest = false
-            outbox.next(element)
-            // A disposed previous subscription is released after the lock, like
-            // every inner subscription.
-            return (state.latest, previous, true)
+            state.hasLatest = true
+            return (state.latest, previous, false)
         }
         guard let switched, !switched.forwarded else { return }
         switched.previous?.dispose()
-        update { state, outbox in
-            guard !state.terminated && state.latest == switched.id else { return }
-            state.hasLatest = false
-            outbox.next(element)
-        }
-    }
-
-    /// Switches to an inner pipeline on a `just` without subscribing to it (see
-    /// ``InnerSource``): the previous inner subscription is disposed first, then
-    /// the pipeline runs (outside the lock, as it would in a subscription), then
-    /// its events are forwarded as the inner sequence's.
-    @_alwaysEmitIntoClient
-    func switchToPipeline(_ pipeline: Pipeline<Element>) {
-        let switched = update { state, _ -> (id: UInt64, previous: CombiningSubscription<Element>?)? in
-            if state.terminated || state.isReleased { return nil }
-            state.latest &+= 1
-            state.hasLatest = true
-            let previous = state.current
-            state.current = nil
-            return (state.latest, previous)
-        }
-        guard let switched else { return }
-        switched.previous?.dispose()
-        let run = pipeline.runOnJust()
+        let run = pipeline?.runOnJust() ?? (first: element, second: nil, error: nil)
         update { state, outbox in
             guard !state.terminated && state.latest == switched.id else { return }
             outbox.next(elementsOf: run)

@@ -660,7 +660,9 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// `subscribe(observer)`, and every operator's subscription to this stage.
+    /// Inlined into the stage's `subscribeObserver` function, its one caller.
     @_alwaysEmitIntoClient
+    @inline(__always)
     func connect(_ observer: AnyObserver<Step.Output>) -> SubscriptionBase? {
         if sourceIsJust {
             runOnJust { observer.on($0) }
@@ -670,8 +672,10 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// `subscribe(onNext:onError:onCompleted:onDisposed:)`: the sink calls the
-    /// handlers itself.
+    /// handlers itself. Inlined into the stage's `subscribeHandlers` function,
+    /// its one caller.
     @_alwaysEmitIntoClient
+    @inline(__always)
     func connect(_ handlers: SubscribeHandlers<Step.Output>) -> SubscriptionBase? {
         Trampoline.running {
             if sourceIsJust {

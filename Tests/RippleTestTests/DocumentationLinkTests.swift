@@ -149,6 +149,19 @@ import Testing
         #expect(Markdown.links(in: text).map(\.line) == [2, 2, 7])
         #expect(Markdown.anchors(in: "## What `share` does, and when?\n### Hot & cold") == ["what-share-does-and-when", "hot--cold"])
     }
+
+    @Test("an explicit <a id> anchor counts, outside code only")
+    func explicitAnchors() {
+        let text = """
+            - <a id="state-is-a-tuple"></a>**State is a tuple.** Text.
+            Inline `<a id="in-a-span"></a>` is code.
+            ```
+            <a id="in-a-fence"></a>
+            ```
+            <a id=""></a>
+            """
+        #expect(Markdown.anchors(in: text) == ["state-is-a-tuple"])
+    }
 }
 
 /// Just enough Markdown to find links and headings.
@@ -196,7 +209,8 @@ enum Markdown {
     }
 
     /// GitHub's anchors for the headings of `text`: lower case, punctuation
-    /// removed, spaces turned into hyphens.
+    /// removed, spaces turned into hyphens. And the explicit ones, an HTML
+    /// `<a id="name"></a>` placed in the text (outside code).
     static func anchors(in text: String) -> Set<String> {
         var anchors = Set<String>()
         var inFence = false
@@ -205,7 +219,9 @@ enum Markdown {
                 inFence.toggle()
                 continue
             }
-            guard !inFence, line.hasPrefix("#") else { continue }
+            guard !inFence else { continue }
+            anchors.formUnion(explicitAnchors(in: withoutCodeSpans(line)))
+            guard line.hasPrefix("#") else { continue }
             let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
             let slug = title.lowercased().compactMap { character -> Character? in
                 if character == " " { return "-" }
@@ -215,6 +231,14 @@ enum Markdown {
             anchors.insert(String(slug))
         }
         return anchors
+    }
+
+    /// The names of the `<a id="name">` tags in `line`.
+    private static func explicitAnchors(in line: String) -> [String] {
+        line.components(separatedBy: "<a id=\"").dropFirst().compactMap { rest in
+            guard let end = rest.firstIndex(of: "\""), end != rest.startIndex else { return nil }
+            return String(rest[..<end])
+        }
     }
 
     /// `line` with the content of `code spans` blanked out.

@@ -266,6 +266,30 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         }
     }
 
+    /// ``runOnJust(_:)`` for `subscribe(observer)` and an operator's
+    /// subscription. Not inlined: it is compiled once per output type, not once
+    /// per stage type (every stage's `connect` reaches it).
+    @_alwaysEmitIntoClient
+    @inline(never)
+    final func runOnJust(delivering observer: AnyObserver<Output>) {
+        runOnJust { observer.on($0) }
+    }
+
+    /// ``runOnJust(_:)`` for the handlers of `subscribe(onNext:...)`, on the
+    /// trampoline as a subscription would be. Compiled once per output type.
+    @_alwaysEmitIntoClient
+    @inline(never)
+    final func runOnJust(delivering handlers: SubscribeHandlers<Output>) {
+        Trampoline.running {
+            runOnJust { event in
+                switch event {
+                case .next(let element): handlers.next(element)
+                case .error, .completed: handlers.finish(event)
+                }
+            }
+        }
+    }
+
     /// ``runOnJust(_:)``, collected: what the flatMap family forwards instead of
     /// subscribing to an inner pipeline on a `just`.
     @_alwaysEmitIntoClient
@@ -665,7 +689,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @inline(__always)
     func connect(_ observer: AnyObserver<Step.Output>) -> SubscriptionBase? {
         if sourceIsJust {
-            runOnJust { observer.on($0) }
+            runOnJust(delivering: observer)
             return nil
         }
         return subscribeSink(.observer(observer))
@@ -677,18 +701,11 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @_alwaysEmitIntoClient
     @inline(__always)
     func connect(_ handlers: SubscribeHandlers<Step.Output>) -> SubscriptionBase? {
-        Trampoline.running {
-            if sourceIsJust {
-                runOnJust { event in
-                    switch event {
-                    case .next(let element): handlers.next(element)
-                    case .error, .completed: handlers.finish(event)
-                    }
-                }
-                return nil
-            }
-            return subscribeSink(.handlers(handlers))
+        if sourceIsJust {
+            runOnJust(delivering: handlers)
+            return nil
         }
+        return Trampoline.running { subscribeSink(.handlers(handlers)) }
     }
 
     /// The sink's entry point, when this stage is the last one and not the

@@ -147,12 +147,16 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     /// a change stream: ``HandlersProducer``); else as an observer. Not while
     /// subscriptions are recorded (the graph then shows each operator). Out of
     /// line: one copy per element type, for every `subscribe(onNext:...)` of it.
+    /// A source that calls the handlers itself is subscribed on the trampoline,
+    /// as ``subscribe(sink:)`` subscribes any other: here, once per element
+    /// type, rather than in each producer's function (a pipeline has one per
+    /// stage type).
     @_alwaysEmitIntoClient
     @inline(never)
     final func subscribe(handlers: SubscribeHandlers<Element>, delivery: MainActorGate?) -> SubscriptionBase? {
         if kind.takesHandlers && delivery == nil && !SubscriptionRecorder.isRecording {
             let producer = unsafeDowncast(self, to: HandlersProducer<Element>.self)
-            return producer.subscribeHandlers(producer, handlers)
+            return Trampoline.running { producer.subscribeHandlers(producer, handlers) }
         }
         let observer = delivery?.observer(handlers.on) ?? AnyObserver { event in handlers.on(event) }
         return subscribe(sink: observer)

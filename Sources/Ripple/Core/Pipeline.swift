@@ -275,17 +275,16 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         runOnJust { observer.on($0) }
     }
 
-    /// ``runOnJust(_:)`` for the handlers of `subscribe(onNext:...)`, on the
-    /// trampoline as a subscription would be. Compiled once per output type.
+    /// ``runOnJust(_:)`` for the handlers of `subscribe(onNext:...)` (which
+    /// runs this on the trampoline, as a subscription would be). Compiled once
+    /// per output type.
     @_alwaysEmitIntoClient
     @inline(never)
     final func runOnJust(delivering handlers: SubscribeHandlers<Output>) {
-        Trampoline.running {
-            runOnJust { event in
-                switch event {
-                case .next(let element): handlers.next(element)
-                case .error, .completed: handlers.finish(event)
-                }
+        runOnJust { event in
+            switch event {
+            case .next(let element): handlers.next(element)
+            case .error, .completed: handlers.finish(event)
             }
         }
     }
@@ -705,7 +704,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             runOnJust(delivering: handlers)
             return nil
         }
-        return Trampoline.running { subscribeSink(.handlers(handlers)) }
+        return subscribeSink(.handlers(handlers))
     }
 
     /// The sink's entry point, when this stage is the last one and not the

@@ -37,14 +37,16 @@ public protocol ConnectableObservableType: ObservableType {
 /// published.connect().disposed(by: bag)      // the source starts here
 /// ```
 public class ConnectableObservable<Element>: Observable<Element>, ConnectableObservableType, @unchecked Sendable {
+    // Subscribed without the trampoline, as RxSwift's connectable observables
+    // are (``ObservableKind/direct``).
     @_alwaysEmitIntoClient
     override init() {
-        super.init()
+        super.init(kind: .direct, site: .none)
     }
 
     @_alwaysEmitIntoClient
     init(site: SiteLiteral) {
-        super.init(site: site)
+        super.init(kind: .direct, site: site)
     }
 
     /// Subscribes to the source (once) and shares its events with every subscriber.

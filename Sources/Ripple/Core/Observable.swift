@@ -114,14 +114,19 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(__always)
     final func subscribe(sink observer: AnyObserver<Element>, recorded: Bool) -> SubscriptionBase? {
-        let trampoline = Trampoline.current
-        let outermost = !trampoline.pointee.isRunning
-        if outermost {
-            trampoline.pointee.isRunning = true
+        // The trampoline this subscription starts, if any (see
+        // ``ObservableKind/entersTrampoline``).
+        var started: UnsafeMutablePointer<TrampolineState>?
+        if kind.entersTrampoline {
+            let trampoline = Trampoline.current
+            if !trampoline.pointee.isRunning {
+                trampoline.pointee.isRunning = true
+                started = trampoline
+            }
         }
         let subscription = start(observer, recorded: recorded)
-        if outermost {
-            Trampoline.drain(trampoline)
+        if let started {
+            Trampoline.drain(started)
         }
         return subscription
     }
@@ -168,7 +173,9 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(__always)
     final func subscribe(box: ObserverBox<Element>) -> SubscriptionBase? {
-        Trampoline.running { run(box: box) }
+        // A subject, or `share`'s observable: subscribed without the trampoline,
+        // as in RxSwift (see ``ObservableKind/entersTrampoline``).
+        run(box: box)
     }
 
     /// Starts the sequence for the observer or handlers in `box`: overridden by
@@ -216,7 +223,7 @@ extension Observable {
     @inline(__always)
     var innerSource: InnerSource {
         switch kind {
-        case .none, .subject, .handlers:
+        case .none, .direct, .subject, .handlers:
             return .subscribe
         case .just:
             return .just
@@ -244,8 +251,14 @@ extension Observable {
 /// What ``Observable/kind`` says an observable is.
 @usableFromInline
 enum ObservableKind: UInt8 {
-    /// None of the below.
-    case none
+    // The kinds that RxSwift subscribes without the trampoline come first, so
+    // that ``entersTrampoline`` is one comparison.
+
+    /// A source that RxSwift subscribes without entering the current thread's
+    /// trampoline, as it does subjects and `just` (see ``entersTrampoline``):
+    /// `empty`, `never`, `error`, `from(optional:)`, the connectable observables
+    /// of `multicast`, `publish` and `replay`, the groups of `groupBy`.
+    case direct
     /// A ``JustProducer``.
     case just
     /// A subject, or `share`'s observable (whose subscribers listen to its
@@ -253,6 +266,8 @@ enum ObservableKind: UInt8 {
     /// `subscribe(onNext:onError:onCompleted:onDisposed:)` in its subscription's
     /// ``ObserverBox`` and calls them itself (``Observable/run(box:)``).
     case subject
+    /// None of the others: an operator's observable.
+    case none
     /// A ``HandlersProducer`` that is not a pipeline stage
     /// (``ObservableArray/changes``).
     case handlers
@@ -263,6 +278,16 @@ enum ObservableKind: UInt8 {
     /// A ``HandlersProducer``: `handlers` or `stage`.
     @_alwaysEmitIntoClient
     var takesHandlers: Bool { rawValue >= ObservableKind.handlers.rawValue }
+
+    /// Whether subscribing starts the current thread's trampoline when it is not
+    /// running yet. As in RxSwift: every operator does (its `Producer`), but not
+    /// a subject, `just`, `share` (while connected), `empty`, `never`, `error`,
+    /// `from(optional:)` or a connectable observable, which RxSwift subscribes
+    /// directly. It decides one thing: whether work that an observer schedules
+    /// on `CurrentThreadScheduler` while it is being subscribed runs at once or
+    /// after the observer returns.
+    @_alwaysEmitIntoClient
+    var entersTrampoline: Bool { rawValue >= ObservableKind.none.rawValue }
 }
 
 /// A source that takes the handlers of
@@ -307,9 +332,12 @@ final class Producer<Element>: Observable<Element>, @unchecked Sendable {
     let subscribeHandler: (AnyObserver<Element>) -> SubscriptionBase?
 
     @_alwaysEmitIntoClient
-    init(site: SiteLiteral = .none, _ subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?) {
+    init(
+        kind: ObservableKind = .none, site: SiteLiteral = .none,
+        _ subscribeHandler: @escaping (AnyObserver<Element>) -> SubscriptionBase?
+    ) {
         self.subscribeHandler = subscribeHandler
-        super.init(site: site)
+        super.init(kind: kind, site: site)
     }
 
     @inlinable

@@ -113,7 +113,9 @@ final class GroupBySink<Key: Hashable, Element>: Sink<GroupedObservable<Key, Ele
     /// The group's subject, wrapped so that subscribing keeps the source alive.
     private func groupObservable(_ subject: PublishSubject<Element>) -> Observable<Element> {
         let refCount = self.refCount
-        return Producer { observer in
+        // Subscribed without the trampoline, like the subject it listens to (as
+        // in RxSwift).
+        return Producer(kind: .direct) { observer in
             let retained = refCount.retain()
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(disposable: Disposables.create(subject.subscribe(AnyObserver { sink.forward($0) }), retained))

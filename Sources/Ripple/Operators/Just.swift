@@ -35,7 +35,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func empty() -> Observable<Element> {
-        Producer { observer in
+        Producer(kind: .direct) { observer in
             observer.on(.completed)
             return nil
         }
@@ -49,7 +49,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func never() -> Observable<Element> {
-        Producer { _ in
+        Producer(kind: .direct) { _ in
             nil
         }
     }
@@ -62,7 +62,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func error(_ error: Swift.Error) -> Observable<Element> {
-        ValueProducer(error) { error, observer in
+        ValueProducer(error, kind: .direct) { error, observer in
             observer.on(.error(error))
             return nil
         }
@@ -73,7 +73,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func from(optional: Element?) -> Observable<Element> {
-        Producer { observer in
+        Producer(kind: .direct) { observer in
             if let optional {
                 observer.on(.next(optional))
             }

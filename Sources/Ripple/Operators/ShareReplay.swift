@@ -177,14 +177,24 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
 
     override var graphRole: GraphRole { .shared }
 
+    /// Subscribed without the trampoline (``ObservableKind/subject``), as
+    /// RxSwift's dedicated `share()` and `share(replay: 1)` are; its other forms
+    /// are `multicast(...).refCount()`, which subscribes on the trampoline like
+    /// any operator (see ``ObservableKind/entersTrampoline``).
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        join { subject in subject.subscribe(sink: observer) }
+        if deliversTerminalFirst {
+            return join { subject in subject.subscribe(sink: observer) }
+        }
+        return Trampoline.running { join { subject in subject.subscribe(sink: observer) } }
     }
 
     /// The handlers of `subscribe(onNext:...)` go to the subject in their box
-    /// (see ``ObservableKind/subject``).
+    /// (see ``ObservableKind/subject``), on the trampoline as ``run(_:)`` says.
     override func run(box: ObserverBox<Element>) -> SubscriptionBase? {
-        join { subject in subject.subscribe(box: box) }
+        if deliversTerminalFirst {
+            return join { subject in subject.subscribe(box: box) }
+        }
+        return Trampoline.running { join { subject in subject.subscribe(box: box) } }
     }
 
     /// Joins the current connection (or starts one) and subscribes to its

@@ -26,49 +26,10 @@ final class CollectionsObservableArrayTests: RippleTestCase {
     /// anything): work a handler schedules on `CurrentThreadScheduler` during the
     /// initial change runs after the handler, before `subscribe` returns.
     /// (Before, the handlers' path skipped the trampoline, and the scheduled
-    /// work ran inside the handler, first.)
+    /// work ran inside the handler, first.) Pipelines of operators: see
+    /// `CurrentThreadSchedulerTests`.
     func testChangesSubscribedWithHandlersUseTheTrampolineLikeAnObserver() {
-        let array = ObservableArray([1])
-        func order(_ subscribe: (@escaping (ArrayChange<Int>) -> Void) -> Disposable) -> [String] {
-            let log = Recorder<String>()
-            let subscription = subscribe { _ in
-                _ = CurrentThreadScheduler.instance.schedule(()) { _ in
-                    log.append("scheduled")
-                    return Disposables.create()
-                }
-                log.append("handler")
-            }
-            log.append("returned")
-            subscription.dispose()
-            return log.values
-        }
-        let withHandlers = order { handler in array.changes.subscribe(onNext: handler) }
-        let withObserver = order { handler in
-            array.changes.subscribe(AnyObserver { event in
-                if case .next(let change) = event { handler(change) }
-            })
-        }
-        XCTAssertEqual(withHandlers, ["handler", "scheduled", "returned"])
-        XCTAssertEqual(withObserver, withHandlers)
-    }
-
-    /// The same for a pipeline of operators, on a subject and on a `just`
-    /// (which runs during `subscribe`, without a subscription).
-    func testPipelinesSubscribedWithHandlersUseTheTrampoline() {
-        let subject = BehaviorSubject(value: 1)
-        for source in [subject.asObservable(), Observable.just(1)] {
-            let log = Recorder<String>()
-            let subscription = source.map { $0 + 1 }.filter { $0 > 0 }.subscribe(onNext: { _ in
-                _ = CurrentThreadScheduler.instance.schedule(()) { _ in
-                    log.append("scheduled")
-                    return Disposables.create()
-                }
-                log.append("handler")
-            })
-            log.append("returned")
-            subscription.dispose()
-            XCTAssertEqual(log.values, ["handler", "scheduled", "returned"])
-        }
+        XCTAssertEqual(trampolineOrder(ObservableArray([1]).changes), ["handler", "scheduled", "returned"])
     }
 
     /// A single-edit mutation keeps its edit without an array: the change must

@@ -5,34 +5,6 @@ import XCTest
 final class CurrentThreadSchedulerTests: RippleTestCase {
     private struct Failure: Error {}
 
-    /// What a handler sees when it schedules work on `CurrentThreadScheduler`
-    /// while it receives the first event sent during `subscribe`: "scheduled"
-    /// before "handler" when the subscription did not start the trampoline (the
-    /// work runs at once), after it when it did. Through `subscribe(onNext:...)`
-    /// and through an observer, which must agree.
-    private func order(_ source: Observable<Int>, file: StaticString = #filePath, line: UInt = #line) -> [String] {
-        func run(_ subscribe: (@escaping () -> Void) -> Disposable) -> [String] {
-            var log: [String] = []
-            let subscription = subscribe {
-                guard log.isEmpty else { return }
-                _ = CurrentThreadScheduler.instance.schedule(()) { _ in
-                    log.append("scheduled")
-                    return Disposables.create()
-                }
-                log.append("handler")
-            }
-            log.append("returned")
-            subscription.dispose()
-            return log
-        }
-        let withHandlers = run { handler in
-            source.subscribe(onNext: { _ in handler() }, onError: { _ in handler() }, onCompleted: { handler() })
-        }
-        let withObserver = run { handler in source.subscribe(AnyObserver { _ in handler() }) }
-        XCTAssertEqual(withObserver, withHandlers, "observer and handlers disagree", file: file, line: line)
-        return withHandlers
-    }
-
     /// Which subscriptions start the trampoline, as in RxSwift 6.10.2 (each
     /// order below is what the same program printed against RxSwift): its
     /// operators do (`Producer`), but not a subject, `just`, `empty`, `error`,
@@ -43,37 +15,37 @@ final class CurrentThreadSchedulerTests: RippleTestCase {
         let direct = ["scheduled", "handler", "returned"]
         let trampolined = ["handler", "scheduled", "returned"]
         // Subscribed directly: the work runs at once, inside the handler.
-        XCTAssertEqual(order(BehaviorSubject(value: 1).asObservable()), direct)
+        XCTAssertEqual(trampolineOrder(BehaviorSubject(value: 1).asObservable()), direct)
         let replay = ReplaySubject<Int>.create(bufferSize: 1)
         replay.onNext(1)
-        XCTAssertEqual(order(replay.asObservable()), direct)
+        XCTAssertEqual(trampolineOrder(replay.asObservable()), direct)
         let async = AsyncSubject<Int>()
         async.onNext(1)
         async.onCompleted()
-        XCTAssertEqual(order(async.asObservable()), direct)
-        XCTAssertEqual(order(BehaviorRelay(value: 1).asObservable()), direct)
-        XCTAssertEqual(order(Observable.just(1)), direct)
-        XCTAssertEqual(order(Observable.empty()), direct)
-        XCTAssertEqual(order(Observable.error(Failure())), direct)
-        XCTAssertEqual(order(Observable.from(optional: 1)), direct)
-        XCTAssertEqual(order(BehaviorSubject(value: 1).share(replay: 1)), direct)
+        XCTAssertEqual(trampolineOrder(async.asObservable()), direct)
+        XCTAssertEqual(trampolineOrder(BehaviorRelay(value: 1).asObservable()), direct)
+        XCTAssertEqual(trampolineOrder(Observable.just(1)), direct)
+        XCTAssertEqual(trampolineOrder(Observable<Int>.empty()), direct)
+        XCTAssertEqual(trampolineOrder(Observable<Int>.error(Failure())), direct)
+        XCTAssertEqual(trampolineOrder(Observable.from(optional: 1)), direct)
+        XCTAssertEqual(trampolineOrder(BehaviorSubject(value: 1).share(replay: 1)), direct)
         let connected = BehaviorSubject(value: 1).replay(1)
         let connection = connected.connect()
-        XCTAssertEqual(order(connected.asObservable()), direct)
+        XCTAssertEqual(trampolineOrder(connected.asObservable()), direct)
         connection.dispose()
         // Through an operator, or a `refCount()` form of `share`: after the handler.
-        XCTAssertEqual(order(BehaviorSubject(value: 1).map { $0 + 1 }.filter { $0 > 0 }), trampolined)
-        XCTAssertEqual(order(Observable.just(1).map { $0 + 1 }.filter { $0 > 0 }), trampolined)
-        XCTAssertEqual(order(Observable.of(1)), trampolined)
-        XCTAssertEqual(order(Observable.of()), trampolined)
-        XCTAssertEqual(order(Observable.create { observer in
+        XCTAssertEqual(trampolineOrder(BehaviorSubject(value: 1).map { $0 + 1 }.filter { $0 > 0 }), trampolined)
+        XCTAssertEqual(trampolineOrder(Observable.just(1).map { $0 + 1 }.filter { $0 > 0 }), trampolined)
+        XCTAssertEqual(trampolineOrder(Observable.of(1)), trampolined)
+        XCTAssertEqual(trampolineOrder(Observable<Int>.of()), trampolined)
+        XCTAssertEqual(trampolineOrder(Observable.create { observer in
             observer.onNext(1)
             return Disposables.create()
         }), trampolined)
-        XCTAssertEqual(order(Observable.deferred { Observable.just(1) }), trampolined)
-        XCTAssertEqual(order(Observable.of(1).share()), trampolined)
-        XCTAssertEqual(order(BehaviorSubject(value: 1).share(replay: 2)), trampolined)
-        XCTAssertEqual(order(BehaviorSubject(value: 1).share(replay: 1, scope: .forever)), trampolined)
+        XCTAssertEqual(trampolineOrder(Observable.deferred { Observable.just(1) }), trampolined)
+        XCTAssertEqual(trampolineOrder(Observable.of(1).share()), trampolined)
+        XCTAssertEqual(trampolineOrder(BehaviorSubject(value: 1).share(replay: 2)), trampolined)
+        XCTAssertEqual(trampolineOrder(BehaviorSubject(value: 1).share(replay: 1, scope: .forever)), trampolined)
     }
 
     func testRunsImmediatelyWhenIdleAndQueuesWhenBusy() {

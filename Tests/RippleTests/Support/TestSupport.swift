@@ -229,3 +229,34 @@ final class DeliveriesPerCall: @unchecked Sendable {
         return most.load(ordering: .relaxed)
     }
 }
+
+/// What an observer sees when it schedules work on `CurrentThreadScheduler`
+/// while it receives the first event `source` sends during `subscribe`:
+/// `["scheduled", "handler", "returned"]` when the subscription did not start
+/// the trampoline (the work runs at once), `["handler", "scheduled",
+/// "returned"]` when it did. Asserts that `subscribe(onNext:...)` and an
+/// observer agree, and returns what they saw.
+func trampolineOrder<Element>(
+    _ source: Observable<Element>, file: StaticString = #filePath, line: UInt = #line
+) -> [String] {
+    func run(_ subscribe: (@escaping () -> Void) -> Disposable) -> [String] {
+        var log: [String] = []
+        let subscription = subscribe {
+            guard log.isEmpty else { return }
+            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                log.append("scheduled")
+                return Disposables.create()
+            }
+            log.append("handler")
+        }
+        log.append("returned")
+        subscription.dispose()
+        return log
+    }
+    let withHandlers = run { handler in
+        source.subscribe(onNext: { _ in handler() }, onError: { _ in handler() }, onCompleted: { handler() })
+    }
+    let withObserver = run { handler in source.subscribe(AnyObserver { _ in handler() }) }
+    XCTAssertEqual(withObserver, withHandlers, "observer and handlers disagree", file: file, line: line)
+    return withHandlers
+}

@@ -182,19 +182,19 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     /// are `multicast(...).refCount()`, which subscribes on the trampoline like
     /// any operator (see ``ObservableKind/entersTrampoline``).
     override func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        if deliversTerminalFirst {
-            return join { subject in subject.subscribe(sink: observer) }
-        }
-        return Trampoline.running { join { subject in subject.subscribe(sink: observer) } }
+        enter { subject in subject.subscribe(sink: observer) }
     }
 
     /// The handlers of `subscribe(onNext:...)` go to the subject in their box
     /// (see ``ObservableKind/subject``), on the trampoline as ``run(_:)`` says.
     override func run(box: ObserverBox<Element>) -> SubscriptionBase? {
-        if deliversTerminalFirst {
-            return join { subject in subject.subscribe(box: box) }
-        }
-        return Trampoline.running { join { subject in subject.subscribe(box: box) } }
+        enter { subject in subject.subscribe(box: box) }
+    }
+
+    /// ``join(_:)``, directly for the dedicated forms and on the trampoline for
+    /// the `refCount` ones (see ``run(_:)``).
+    private func enter(_ subscribe: (SubjectBase<Element>) -> SubscriptionBase?) -> SubscriptionBase? {
+        deliversTerminalFirst ? join(subscribe) : Trampoline.running { join(subscribe) }
     }
 
     /// Joins the current connection (or starts one) and subscribes to its

@@ -161,7 +161,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     final func subscribe(handlers: SubscribeHandlers<Element>, delivery: MainActorGate?) -> SubscriptionBase? {
         if kind.takesHandlers && delivery == nil && !SubscriptionRecorder.isRecording {
             let producer = unsafeDowncast(self, to: HandlersProducer<Element>.self)
-            return Trampoline.running { producer.subscribeHandlers(producer, handlers) }
+            return Trampoline.running { producer.subscribeDownstream(producer, .handlers(handlers)) }
         }
         let observer = delivery?.observer(handlers.on) ?? AnyObserver { event in handlers.on(event) }
         return subscribe(sink: observer)
@@ -295,30 +295,58 @@ enum ObservableKind: UInt8 {
 /// closure of their own in between: a pipeline's sink calls them
 /// (``PipelineStage/connect(_:)``), and ``ObservableArray/changes`` calls
 /// `onNext` with each change directly (no `Event` built and unwrapped per
-/// mutation). Subscribed any other way, it runs its observer function. Both
-/// functions receive the producer, so that they need capture nothing.
+/// mutation). Subscribed any other way, it is given the observer. One function
+/// for both (a ``Downstream``): a pipeline makes one per stage type. It receives
+/// the producer, so that it need capture nothing.
 @usableFromInline
 class HandlersProducer<Element>: Observable<Element>, @unchecked Sendable {
     @usableFromInline
-    let subscribeHandlers: (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?
-    @usableFromInline
-    let subscribeObserver: (HandlersProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+    let subscribeDownstream: (HandlersProducer<Element>, Downstream<Element>) -> SubscriptionBase?
 
     @_alwaysEmitIntoClient
     init(
         kind: ObservableKind = .handlers,
         site: SiteLiteral = .none,
-        subscribeHandlers: @escaping (HandlersProducer<Element>, SubscribeHandlers<Element>) -> SubscriptionBase?,
-        _ subscribeObserver: @escaping (HandlersProducer<Element>, AnyObserver<Element>) -> SubscriptionBase?
+        _ subscribeDownstream: @escaping (HandlersProducer<Element>, Downstream<Element>) -> SubscriptionBase?
     ) {
-        self.subscribeHandlers = subscribeHandlers
-        self.subscribeObserver = subscribeObserver
+        self.subscribeDownstream = subscribeDownstream
         super.init(kind: kind, site: site)
     }
 
     @inlinable
     override final func run(_ observer: AnyObserver<Element>) -> SubscriptionBase? {
-        subscribeObserver(self, observer)
+        subscribeDownstream(self, .observer(observer))
+    }
+}
+
+/// Who receives a ``HandlersProducer``'s events: an operator's (or any other
+/// subscriber's) observer, or the handlers of `subscribe(onNext:...)`, which
+/// the producer calls itself. A pipeline's sink holds it and tests it once per
+/// element, rather than being a sink type per kind of subscriber: each stage's
+/// entry points are then compiled once per stage type, not once per stage type
+/// and kind of subscriber (an app compiles them for every stage it builds; see
+/// "Code per stage" in docs/Architecture.md).
+@usableFromInline
+enum Downstream<Element> {
+    case observer(AnyObserver<Element>)
+    case handlers(SubscribeHandlers<Element>)
+
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func next(_ element: Element) {
+        switch self {
+        case .observer(let observer): observer.on(.next(element))
+        case .handlers(let handlers): handlers.next(element)
+        }
+    }
+
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func finish(_ event: Event<Element>) {
+        switch self {
+        case .observer(let observer): observer.on(event)
+        case .handlers(let handlers): handlers.finish(event)
+        }
     }
 }
 

@@ -206,8 +206,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         stateSize: Int,
         stateAlignment: Int,
         sourceIsJust: Bool,
-        subscribeHandlers: @escaping (HandlersProducer<Output>, SubscribeHandlers<Output>) -> SubscriptionBase?,
-        _ subscribeObserver: @escaping (HandlersProducer<Output>, AnyObserver<Output>) -> SubscriptionBase?
+        subscribe: @escaping (HandlersProducer<Output>, Downstream<Output>) -> SubscriptionBase?
     ) {
         self.pull = pull
         self.prepareStates = prepareStates
@@ -217,7 +216,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         self.stateSize = stateSize
         self.stateAlignment = stateAlignment
         self.sourceIsJust = sourceIsJust
-        super.init(kind: .stage, site: site, subscribeHandlers: subscribeHandlers, subscribeObserver)
+        super.init(kind: .stage, site: site, subscribe)
     }
 
     /// A stage that behaves as `other` does, with the same functions and the
@@ -236,7 +235,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         stateAlignment = other.stateAlignment
         sourceIsJust = other.sourceIsJust
         super.init(
-            kind: .stage, site: other.siteLiteral, subscribeHandlers: other.subscribeHandlers, other.subscribeObserver)
+            kind: .stage, site: other.siteLiteral, other.subscribeDownstream)
     }
 
     /// The address given to steps whose state has no size: a value of a zero-sized
@@ -266,25 +265,18 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         }
     }
 
-    /// ``runOnJust(_:)`` for `subscribe(observer)` and an operator's
-    /// subscription. Not inlined: it is compiled once per output type, not once
-    /// per stage type (every stage's `connect` reaches it).
+    /// ``runOnJust(_:)`` for `subscribe(observer)`, an operator's subscription
+    /// and the handlers of `subscribe(onNext:...)` when they take the general
+    /// path (which runs this on the trampoline, as a subscription would be).
+    /// Not inlined: it is compiled once per output type, not once per stage type
+    /// (every stage's `connect` reaches it).
     @_alwaysEmitIntoClient
     @inline(never)
-    final func runOnJust(delivering observer: AnyObserver<Output>) {
-        runOnJust { observer.on($0) }
-    }
-
-    /// ``runOnJust(_:)`` for the handlers of `subscribe(onNext:...)` (which
-    /// runs this on the trampoline, as a subscription would be). Compiled once
-    /// per output type.
-    @_alwaysEmitIntoClient
-    @inline(never)
-    final func runOnJust(delivering handlers: SubscribeHandlers<Output>) {
+    final func runOnJust(delivering downstream: Downstream<Output>) {
         runOnJust { event in
             switch event {
-            case .next(let element): handlers.next(element)
-            case .error, .completed: handlers.finish(event)
+            case .next(let element): downstream.next(element)
+            case .error, .completed: downstream.finish(event)
             }
         }
     }
@@ -480,11 +472,8 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             stateSize: size == 0 ? before : stateOffset + size,
             stateAlignment: max(previous?.stateAlignment ?? 1, alignment),
             sourceIsJust: sourceIsJust,
-            subscribeHandlers: { stage, handlers in
-                withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(handlers) }
-            },
-            subscribeObserver: { stage, observer in
-                withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(observer) }
+            subscribe: { stage, downstream in
+                withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(downstream) }
             }
         )
     }
@@ -501,8 +490,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         subscribeSource: @escaping (Pipeline<Step.Output>, PipelineSinkCore) -> SubscriptionBase?,
         appendingPredicate: @escaping (Pipeline<Step.Output>, @escaping (Step.Output) throws -> Bool, SiteLiteral) -> Observable<Step.Output>?,
         site: SiteLiteral, position: StagePosition, stateSize: Int, stateAlignment: Int, sourceIsJust: Bool,
-        subscribeHandlers: @escaping (HandlersProducer<Step.Output>, SubscribeHandlers<Step.Output>) -> SubscriptionBase?,
-        subscribeObserver: @escaping (HandlersProducer<Step.Output>, AnyObserver<Step.Output>) -> SubscriptionBase?
+        subscribe: @escaping (HandlersProducer<Step.Output>, Downstream<Step.Output>) -> SubscriptionBase?
     ) {
         self.step = step
         self.upstream = upstream
@@ -513,7 +501,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         super.init(
             pull: pull, prepareStates: prepareStates, subscribeSource: subscribeSource, appendingPredicate: appendingPredicate,
             site: site, position: position, stateSize: stateSize, stateAlignment: stateAlignment, sourceIsJust: sourceIsJust,
-            subscribeHandlers: subscribeHandlers, subscribeObserver)
+            subscribe: subscribe)
     }
 
     /// `stage` followed by `filter(predicate)`: the same step, upstream, state
@@ -682,29 +670,18 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         })
     }
 
-    /// `subscribe(observer)`, and every operator's subscription to this stage.
-    /// Inlined into the stage's `subscribeObserver` function, its one caller.
+    /// `subscribe(observer)`, every operator's subscription to this stage, and
+    /// `subscribe(onNext:onError:onCompleted:onDisposed:)`, whose handlers the
+    /// sink calls itself. Inlined into the stage's subscribe function (one per
+    /// stage type, for both kinds of subscriber), its one caller.
     @_alwaysEmitIntoClient
     @inline(__always)
-    func connect(_ observer: AnyObserver<Step.Output>) -> SubscriptionBase? {
+    func connect(_ downstream: Downstream<Step.Output>) -> SubscriptionBase? {
         if sourceIsJust {
-            runOnJust(delivering: observer)
+            runOnJust(delivering: downstream)
             return nil
         }
-        return subscribeSink(.observer(observer))
-    }
-
-    /// `subscribe(onNext:onError:onCompleted:onDisposed:)`: the sink calls the
-    /// handlers itself. Inlined into the stage's `subscribeHandlers` function,
-    /// its one caller.
-    @_alwaysEmitIntoClient
-    @inline(__always)
-    func connect(_ handlers: SubscribeHandlers<Step.Output>) -> SubscriptionBase? {
-        if sourceIsJust {
-            runOnJust(delivering: handlers)
-            return nil
-        }
-        return subscribeSink(.handlers(handlers))
+        return subscribeSink(downstream)
     }
 
     /// The sink's entry point, when this stage is the last one and not the
@@ -751,7 +728,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// step runs in the source's observer, one call per element), or after the
     /// first stage (``receive(_:_:_:)``).
     @_alwaysEmitIntoClient
-    func subscribeSink(_ downstream: PipelineDownstream<Step.Output>) -> SubscriptionBase {
+    func subscribeSink(_ downstream: Downstream<Step.Output>) -> SubscriptionBase {
         switch position {
         // (A stage on a `just` never gets here: `connect` runs it instead.)
         case .firstOnSource, .firstOnJust:
@@ -775,37 +752,6 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
 }
 
 // MARK: The sink
-
-/// Where the steps' results go: an operator's observer, or the handlers of
-/// `subscribe(onNext:...)`, which the sink calls itself.
-///
-/// One type for both, tested once per element, rather than a sink type per kind
-/// of subscriber: each stage's entry points are then compiled once per stage
-/// type, not once per stage type and kind of subscriber (an app compiles them for
-/// every stage it builds; see "Code per stage" in docs/Architecture.md).
-@usableFromInline
-enum PipelineDownstream<Element> {
-    case observer(AnyObserver<Element>)
-    case handlers(SubscribeHandlers<Element>)
-
-    @_alwaysEmitIntoClient
-    @inline(__always)
-    func next(_ element: Element) {
-        switch self {
-        case .observer(let observer): observer.on(.next(element))
-        case .handlers(let handlers): handlers.next(element)
-        }
-    }
-
-    @_alwaysEmitIntoClient
-    @inline(__always)
-    func finish(_ event: Event<Element>) {
-        switch self {
-        case .observer(let observer): observer.on(event)
-        case .handlers(let handlers): handlers.finish(event)
-        }
-    }
-}
 
 /// The part of a pipeline's sink that the source's observer sees: that observer
 /// is compiled with the first step, which knows the pipeline's input type but not
@@ -861,10 +807,10 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
     @usableFromInline
     let unretainedTail: Unmanaged<Pipeline<Output>>
     @usableFromInline
-    let downstream: PipelineDownstream<Output>
+    let downstream: Downstream<Output>
 
     @_alwaysEmitIntoClient
-    init(tail: Pipeline<Output>, downstream: PipelineDownstream<Output>, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
+    init(tail: Pipeline<Output>, downstream: Downstream<Output>, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
         self.tail = tail
         unretainedTail = Unmanaged.passUnretained(tail)
         self.downstream = downstream

@@ -408,8 +408,11 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// the store directly (see ``HandlersProducer``); any other subscriber
     /// through its observer.
     package var changes: Observable<Change> {
-        HandlersProducer(subscribeHandlers: { [self] _, handlers in subscribe(handlers: handlers) }) { [self] _, observer in
-            subscribe(observer)
+        HandlersProducer { [self] _, downstream in
+            switch downstream {
+            case .observer(let observer): subscribe(observer)
+            case .handlers(let handlers): subscribe(handlers: handlers)
+            }
         }
     }
 

@@ -84,14 +84,20 @@ enum Trampoline {
     /// is (inside a subscription), else as ``run(_:_:)`` does. What
     /// `Observable.subscribe(sink:)` does around a subscription, for entry points
     /// that subscribe without it (a pipeline taking `subscribe(onNext:...)`'s
-    /// handlers).
+    /// handlers). One call of `body` for both cases: inlined, `body` is compiled
+    /// once, not once per branch.
     @_alwaysEmitIntoClient
     static func running<Result>(_ body: () -> Result) -> Result {
         let state = current
-        if state.pointee.isRunning {
-            return body()
+        let starts = !state.pointee.isRunning
+        if starts {
+            state.pointee.isRunning = true
         }
-        return run(state, body)
+        let result = body()
+        if starts {
+            drain(state)
+        }
+        return result
     }
 
     @usableFromInline

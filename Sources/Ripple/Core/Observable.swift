@@ -114,21 +114,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(__always)
     final func subscribe(sink observer: AnyObserver<Element>, recorded: Bool) -> SubscriptionBase? {
-        // The trampoline this subscription starts, if any (see
-        // ``ObservableKind/entersTrampoline``).
-        var started: UnsafeMutablePointer<TrampolineState>?
-        if kind.entersTrampoline {
-            let trampoline = Trampoline.current
-            if !trampoline.pointee.isRunning {
-                trampoline.pointee.isRunning = true
-                started = trampoline
-            }
-        }
-        let subscription = start(observer, recorded: recorded)
-        if let started {
-            Trampoline.drain(started)
-        }
-        return subscription
+        Trampoline.running(if: kind.entersTrampoline) { start(observer, recorded: recorded) }
     }
 
     /// Calls ``run(_:)``, through ``SubscriptionRecorder`` while subscriptions are

@@ -194,7 +194,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     /// ``join(_:)``, directly for the dedicated forms and on the trampoline for
     /// the `refCount` ones (see ``run(_:)``).
     private func enter(_ subscribe: (SubjectBase<Element>) -> SubscriptionBase?) -> SubscriptionBase? {
-        deliversTerminalFirst ? join(subscribe) : Trampoline.running { join(subscribe) }
+        Trampoline.running(if: !deliversTerminalFirst) { join(subscribe) }
     }
 
     /// Joins the current connection (or starts one) and subscribes to its

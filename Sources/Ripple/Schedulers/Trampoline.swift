@@ -84,18 +84,24 @@ enum Trampoline {
     /// is (inside a subscription), else as ``run(_:_:)`` does. What
     /// `Observable.subscribe(sink:)` does around a subscription, for entry points
     /// that subscribe without it (a pipeline taking `subscribe(onNext:...)`'s
-    /// handlers). One call of `body` for both cases: inlined, `body` is compiled
-    /// once, not once per branch.
+    /// handlers). With `enters` false, `body` just runs (a source that RxSwift
+    /// subscribes without the trampoline, see ``ObservableKind/entersTrampoline``).
+    /// One call of `body` for every case: inlined, `body` is compiled once, not
+    /// once per branch.
     @_alwaysEmitIntoClient
-    static func running<Result>(_ body: () -> Result) -> Result {
-        let state = current
-        let starts = !state.pointee.isRunning
-        if starts {
-            state.pointee.isRunning = true
+    @inline(__always)
+    static func running<Result>(if enters: Bool = true, _ body: () -> Result) -> Result {
+        var started: UnsafeMutablePointer<TrampolineState>?
+        if enters {
+            let state = current
+            if !state.pointee.isRunning {
+                state.pointee.isRunning = true
+                started = state
+            }
         }
         let result = body()
-        if starts {
-            drain(state)
+        if let started {
+            drain(started)
         }
         return result
     }

@@ -334,6 +334,16 @@ enum Downstream<Element> {
         case .handlers(let handlers): handlers.finish(event)
         }
     }
+
+    /// Hands any event on: an element as ``next(_:)`` does, an end as ``finish(_:)``.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func on(_ event: Event<Element>) {
+        switch self {
+        case .observer(let observer): observer.on(event)
+        case .handlers(let handlers): handlers.on(event)
+        }
+    }
 }
 
 /// An observable defined by its subscription function.

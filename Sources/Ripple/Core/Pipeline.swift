@@ -273,12 +273,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(never)
     final func runOnJust(delivering downstream: Downstream<Output>) {
-        runOnJust { event in
-            switch event {
-            case .next(let element): downstream.next(element)
-            case .error, .completed: downstream.finish(event)
-            }
-        }
+        runOnJust { event in downstream.on(event) }
     }
 
     /// ``runOnJust(_:)``, collected: what the flatMap family forwards instead of

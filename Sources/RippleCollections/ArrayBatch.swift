@@ -505,10 +505,11 @@ final class BatchStart<Element>: @unchecked Sendable {
     let elements: [Element]
     /// Hash of an element's bits → the old indices with that hash, in order.
     /// Built under the lock (a batch may be copied to another thread).
-    private let bitIndex = LockedState<[Int: [Int]]?>(nil)
+    private let bitIndex: LockedState<[Int: [Int]]?>
 
     @usableFromInline
     init(_ elements: [Element]) {
+        bitIndex = LockedState(nil)
         self.elements = elements
     }
 

@@ -44,14 +44,16 @@ extension HTTPClient {
 /// operators and a subject per request to express one race.)
 @usableFromInline
 final class TimedAttempt: @unchecked Sendable {
-    private let lock = PlatformLock()
+    private let lock: PlatformLock
     private var observer: ((SingleEvent<HTTPResponse>) -> Void)?
     private var timer: Disposable?
     private var subscription: Disposable?
-    private var done = false
+    private var done: Bool
 
     @usableFromInline
     init(_ observer: @escaping (SingleEvent<HTTPResponse>) -> Void) {
+        lock = PlatformLock()
+        done = false
         self.observer = observer
     }
 

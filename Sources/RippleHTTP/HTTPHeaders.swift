@@ -25,13 +25,16 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     }
 
     /// The fields, in order.
-    public private(set) var fields: [Field] = []
+    public private(set) var fields: [Field]
 
     /// No fields.
-    public init() {}
+    public init() {
+        fields = []
+    }
 
     /// Fields from a dictionary, sorted by name (dictionaries have no order).
     public init(_ dictionary: [String: String]) {
+        self.init()
         for (name, value) in dictionary.sorted(byKey: \.key) {
             self[name] = value
         }
@@ -40,6 +43,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     /// Fields from a list of pairs, in order; a later pair replaces an earlier
     /// one of the same name.
     public init(_ pairs: [(String, String)]) {
+        self.init()
         for (name, value) in pairs {
             self[name] = value
         }

@@ -163,14 +163,17 @@ extension Dictionary: HTTPParameterConvertible where Key == String, Value: HTTPP
 /// ```
 public struct HTTPParameters: Sendable, Equatable, ExpressibleByDictionaryLiteral, HTTPParameterConvertible {
     /// The parameters, in order.
-    public private(set) var entries: [(name: String, value: HTTPParameterValue)] = []
+    public private(set) var entries: [(name: String, value: HTTPParameterValue)]
 
     /// No parameters.
-    public init() {}
+    public init() {
+        entries = []
+    }
 
     /// Parameters from name/value pairs, in order; a later pair replaces an
     /// earlier one with the same name.
     public init(_ pairs: [(String, (any HTTPParameterConvertible)?)]) {
+        self.init()
         for (name, value) in pairs {
             self[name] = value?.httpParameterValue ?? .null
         }

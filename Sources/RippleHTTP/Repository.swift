@@ -38,15 +38,18 @@ public protocol ValueCache<Key, Value>: Sendable {
 /// let cache = InMemoryCache<String, [Repository]>(countLimit: 100)
 /// ```
 public final class InMemoryCache<Key: Hashable, Value>: ValueCache, @unchecked Sendable {
-    private let lock = PlatformLock()
-    private var storage: [Key: Value] = [:]
-    private var order: [Key] = []
+    private let lock: PlatformLock
+    private var storage: [Key: Value]
+    private var order: [Key]
     /// The most entries kept, or `nil` for no limit.
     public let countLimit: Int?
 
     /// An empty cache keeping at most `countLimit` entries (a limit below 1
     /// is treated as 1).
     public init(countLimit: Int? = nil) {
+        lock = PlatformLock()
+        storage = [:]
+        order = []
         self.countLimit = countLimit.map { max(1, $0) }
     }
 
@@ -211,17 +214,20 @@ public final class CachedRepository<Key: Hashable, Value>: @unchecked Sendable {
     @usableFromInline
     let fetch: (Key) -> Single<Value>
     @usableFromInline
-    let lock = PlatformLock()
+    let lock: PlatformLock
     @usableFromInline
-    var inFlight: [Key: (id: UInt64, fetch: Observable<Value>)] = [:]
+    var inFlight: [Key: (id: UInt64, fetch: Observable<Value>)]
     @usableFromInline
-    var nextID: UInt64 = 0
+    var nextID: UInt64
 
     /// A repository reading and writing `cache` and fetching with `fetch`
     /// (called once per network fetch; concurrent fetches of one key share one
     /// call).
     public init<Cache: ValueCache>(cache: Cache, fetch: @escaping (Key) -> Single<Value>)
     where Cache.Key == Key, Cache.Value == Value {
+        lock = PlatformLock()
+        inFlight = [:]
+        nextID = 0
         readCache = { cache.value(forKey: $0) }
         writeCache = { cache.setValue($0, forKey: $1) }
         self.fetch = fetch
@@ -350,14 +356,18 @@ enum RepositoryInput<Value> {
 @usableFromInline
 struct RepositoryMachine<Value> {
     @usableFromInline
-    var outputs: [Fetched<Value>] = []
+    var outputs: [Fetched<Value>]
 
     @usableFromInline
-    init() {}
-    private var cacheDone = false
+    init() {
+        outputs = []
+        cacheDone = false
+        finished = false
+    }
+    private var cacheDone: Bool
     private var cached: Value?
     private var pendingFailure: Error?
-    private var finished = false
+    private var finished: Bool
 
     @usableFromInline
     mutating func handle(_ input: RepositoryInput<Value>) {

@@ -247,11 +247,12 @@ public struct RetryPolicy: Sendable {
 /// SplitMix64: a tiny deterministic generator for seeded jitter.
 @usableFromInline
 final class SeededRandom: @unchecked Sendable {
-    private let lock = PlatformLock()
+    private let lock: PlatformLock
     private var state: UInt64
 
     @usableFromInline
     init(seed: UInt64) {
+        lock = PlatformLock()
         state = seed
     }
 

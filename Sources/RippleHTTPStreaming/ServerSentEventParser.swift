@@ -42,7 +42,7 @@ public struct ServerSentEventParser: Sendable {
     public private(set) var reconnectionTime: Int?
 
     private var scanner: LineScanner
-    private var event = EventBuffer()
+    private var event: EventBuffer
 
     /// A parser.
     ///
@@ -53,6 +53,7 @@ public struct ServerSentEventParser: Sendable {
     ///     (default 8 MiB).
     ///   - lastEventID: the last event ID to start from (a resumed stream).
     public init(maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 8 << 20, lastEventID: String? = nil) {
+        event = EventBuffer()
         scanner = LineScanner(maximumLineLength: maximumLineLength, carriageReturnEndsLine: true)
         self.maximumEventSize = max(0, maximumEventSize)
         self.lastEventID = lastEventID

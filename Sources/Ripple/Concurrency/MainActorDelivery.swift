@@ -166,12 +166,14 @@ final class MainActorGate: @unchecked Sendable {
     /// thread that delivers (events to one subscriber never overlap) and on the
     /// main queue; read on the main queue to decide whether an event may overtake
     /// them.
-    @exclusivity(unchecked) private final var waiting = AtomicCell<Int>(0)
+    @exclusivity(unchecked) private final var waiting: AtomicCell<Int>
     /// Whether the violation was reported: once per subscription.
-    @exclusivity(unchecked) private final var reported = AtomicCell<Bool>(false)
+    @exclusivity(unchecked) private final var reported: AtomicCell<Bool>
 
     @usableFromInline
     init(method: StaticString) {
+        waiting = AtomicCell(0)
+        reported = AtomicCell(false)
         self.method = method
         #if DEBUG
         capture = OperatorSites.capture()

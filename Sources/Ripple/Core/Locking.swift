@@ -84,7 +84,7 @@ package final class PlatformLock: @unchecked Sendable {
 @usableFromInline
 package final class LockedState<State>: @unchecked Sendable {
     @usableFromInline
-    let lock = PlatformLock()
+    let lock: PlatformLock
 
     /// Accessed only inside ``withLock(_:)``: the lock already makes every access
     /// exclusive (a nested `withLock` on the same lock would deadlock before it
@@ -96,6 +96,7 @@ package final class LockedState<State>: @unchecked Sendable {
 
     @_alwaysEmitIntoClient
     package init(_ state: State) {
+        lock = PlatformLock()
         self.state = state
     }
 
@@ -113,13 +114,18 @@ package final class LockedState<State>: @unchecked Sendable {
 /// away when they outnumber live entries.
 @usableFromInline
 struct Bag<Element> {
-    @usableFromInline var keys = ContiguousArray<UInt64>()
-    @usableFromInline var values = ContiguousArray<Element?>()
-    @usableFromInline var nextKey: UInt64 = 0
-    @usableFromInline var tombstones = 0
+    @usableFromInline var keys: ContiguousArray<UInt64>
+    @usableFromInline var values: ContiguousArray<Element?>
+    @usableFromInline var nextKey: UInt64
+    @usableFromInline var tombstones: Int
 
     @_alwaysEmitIntoClient
-    init() {}
+    init() {
+        keys = []
+        values = []
+        nextKey = 0
+        tombstones = 0
+    }
 
     /// The number of live entries.
     @_alwaysEmitIntoClient

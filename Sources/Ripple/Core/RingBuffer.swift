@@ -4,17 +4,21 @@
 @usableFromInline
 struct RingBuffer<Element> {
     @usableFromInline var storage: ContiguousArray<Element?>
-    @usableFromInline var head = 0
-    @usableFromInline var count = 0
+    @usableFromInline var head: Int
+    @usableFromInline var count: Int
 
     @_alwaysEmitIntoClient
     init() {
         storage = []
+        head = 0
+        count = 0
     }
 
     @_alwaysEmitIntoClient
     init(capacity: Int) {
         storage = ContiguousArray(repeating: nil, count: Swift.max(capacity, 0))
+        head = 0
+        count = 0
     }
 
     @_alwaysEmitIntoClient

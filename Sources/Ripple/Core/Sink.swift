@@ -16,7 +16,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
     @usableFromInline static var firstSubclassFlag: Int { 8 }
 
     @usableFromInline
-    @exclusivity(unchecked) final var lifecycle = AtomicCell<Int>(0)
+    @exclusivity(unchecked) final var lifecycle: AtomicCell<Int>
 
     /// Written once, before `upstreamFlag` is published; read by `dispose()` only
     /// after it has observed `upstreamFlag`. A class reference (not a `Disposable`
@@ -27,6 +27,7 @@ class SubscriptionBase: Cancelable, @unchecked Sendable {
 
     @_alwaysEmitIntoClient
     init() {
+        lifecycle = AtomicCell(0)
         Resources.incrementTotal()
     }
 
@@ -215,13 +216,15 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     @usableFromInline
     struct Outbox {
         @usableFromInline var head: Event<Output>?
-        @usableFromInline var rest = RingBuffer<Event<Output>>()
+        @usableFromInline var rest: RingBuffer<Event<Output>>
         /// The path the queued error had on the thread that queued it (see
         /// ``ErrorTraces``): another thread may be the one that delivers it.
         @usableFromInline var errorTrail: ErrorTraces.Trail?
 
         @_alwaysEmitIntoClient
-        init() {}
+        init() {
+            rest = RingBuffer()
+        }
 
         /// Queues an element.
         @_alwaysEmitIntoClient
@@ -295,7 +298,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
 
     /// Guards `shared`.
     @usableFromInline
-    let lock = PlatformLock()
+    let lock: PlatformLock
 
     /// Only accessed while `lock` is held, so the run-time exclusivity checks
     /// (which cost a thread-local lookup per access) are switched off.
@@ -305,6 +308,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
 
     @_alwaysEmitIntoClient
     init(state: State, observer: AnyObserver<Output>) {
+        lock = PlatformLock()
         shared = (state: state, outbox: Outbox(), isDelivering: false, endingTurn: 0, endingProgress: 0)
         super.init(observer: observer)
     }

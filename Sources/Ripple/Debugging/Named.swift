@@ -173,10 +173,12 @@ extension Resources {
 /// by `subscribe(on:)`, are not attributed to the scope. Tracking happens in debug
 /// builds only; in release builds a scope stays empty.
 public final class NamedSubscriptionScope: @unchecked Sendable {
-    private let state = LockedState<(live: [UInt64: String], count: Int)>(([:], 0))
+    private let state: LockedState<(live: [UInt64: String], count: Int)>
 
     /// A scope that records nothing until ``run(_:)`` is called.
-    public init() {}
+    public init() {
+        state = LockedState(([:], 0))
+    }
 
     /// Runs `body` with this scope active on the current task (and thread).
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {

@@ -67,16 +67,19 @@ final class GraphNode: @unchecked Sendable {
     /// that recorded no site). Under the recorder's lock.
     var subscriptionType: Any.Type?
     /// Under the recorder's lock: live edges into and out of this node.
-    var edgeCount = 0
+    var edgeCount: Int
     /// Events delivered to the node's subscribers (each subscriber counts).
-    @exclusivity(unchecked) final var delivered = AtomicCell<Int>(0)
+    @exclusivity(unchecked) final var delivered: AtomicCell<Int>
     /// Wall-clock nanoseconds of the last delivery, 0 before the first.
-    @exclusivity(unchecked) final var lastEvent = AtomicCell<UInt64>(0)
+    @exclusivity(unchecked) final var lastEvent: AtomicCell<UInt64>
 
     init(
         id: UInt64, stepIDs: [UInt64], role: Role, operators: [SiteLiteral], name: String?,
         observable: AnyObject?, elementType: Any.Type, scopes: [NamedSubscriptionScope]
     ) {
+        edgeCount = 0
+        delivered = AtomicCell(0)
+        lastEvent = AtomicCell(0)
         self.id = id
         self.stepIDs = stepIDs
         self.role = role

@@ -11,58 +11,57 @@ public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Send
     /// tuple" in docs/Architecture.md).
     private typealias State = (members: Bag<Disposable>, isDisposed: Bool)
 
-    private let state = LockedState<State>((members: Bag(), isDisposed: false))
+    private let state: LockedState<State>
 
     /// An empty group.
     public override init() {
+        state = LockedState((members: Bag(), isDisposed: false))
         super.init()
     }
 
     /// A group of two.
-    public init(_ disposable1: Disposable, _ disposable2: Disposable) {
-        super.init()
-        state.withLock {
-            _ = $0.members.insert(disposable1)
-            _ = $0.members.insert(disposable2)
-        }
+    public convenience init(_ disposable1: Disposable, _ disposable2: Disposable) {
+        var members = Bag<Disposable>()
+        _ = members.insert(disposable1)
+        _ = members.insert(disposable2)
+        self.init(members: members)
     }
 
     /// A group of three.
-    public init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) {
-        super.init()
-        state.withLock {
-            _ = $0.members.insert(disposable1)
-            _ = $0.members.insert(disposable2)
-            _ = $0.members.insert(disposable3)
-        }
+    public convenience init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) {
+        var members = Bag<Disposable>()
+        _ = members.insert(disposable1)
+        _ = members.insert(disposable2)
+        _ = members.insert(disposable3)
+        self.init(members: members)
     }
 
     /// A group of four or more: `CompositeDisposable(a, b, c, d, e)` (RxSwift's
     /// shape: four unlabelled members, then any number more).
-    public init(
+    public convenience init(
         _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable,
         _ disposables: Disposable...
     ) {
-        super.init()
-        state.withLock {
-            _ = $0.members.insert(disposable1)
-            _ = $0.members.insert(disposable2)
-            _ = $0.members.insert(disposable3)
-            _ = $0.members.insert(disposable4)
-            for disposable in disposables {
-                _ = $0.members.insert(disposable)
-            }
+        var members = Bag<Disposable>()
+        for disposable in [disposable1, disposable2, disposable3, disposable4] + disposables {
+            _ = members.insert(disposable)
         }
+        self.init(members: members)
     }
 
     /// A group of the array's elements.
-    public init(disposables: [Disposable]) {
-        super.init()
-        state.withLock {
-            for disposable in disposables {
-                _ = $0.members.insert(disposable)
-            }
+    public convenience init(disposables: [Disposable]) {
+        var members = Bag<Disposable>()
+        for disposable in disposables {
+            _ = members.insert(disposable)
         }
+        self.init(members: members)
+    }
+
+    /// The group of `members` (the other initialisers fill them first).
+    private init(members: Bag<Disposable>) {
+        state = LockedState((members: members, isDisposed: false))
+        super.init()
     }
 
     /// `true` once disposed.

@@ -73,11 +73,12 @@ public class DisposeBase: @unchecked Sendable {
 /// Runs an action once, then drops it.
 @usableFromInline
 final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
+    @exclusivity(unchecked) private final var disposed: AtomicCell<Bool>
     private let action: LockedState<(() -> Void)?>
 
     @usableFromInline
     init(_ action: @escaping () -> Void) {
+        disposed = AtomicCell(false)
         self.action = LockedState(action)
         super.init()
     }
@@ -101,11 +102,12 @@ final class AnonymousDisposable: DisposeBase, Cancelable, @unchecked Sendable {
 /// Disposes two disposables, once.
 @usableFromInline
 final class BinaryDisposable: DisposeBase, Cancelable, @unchecked Sendable {
-    @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
+    @exclusivity(unchecked) private final var disposed: AtomicCell<Bool>
     private let pair: LockedState<(Disposable?, Disposable?)>
 
     @usableFromInline
     init(_ first: Disposable, _ second: Disposable) {
+        disposed = AtomicCell(false)
         pair = LockedState((first, second))
         super.init()
     }

@@ -16,10 +16,11 @@ public final class DisposeBag: DisposeBase, @unchecked Sendable {
     /// tuple" in docs/Architecture.md).
     private typealias State = (disposables: [Disposable], isDisposed: Bool)
 
-    private let state = LockedState<State>((disposables: [], isDisposed: false))
+    private let state: LockedState<State>
 
     /// An empty bag.
     public override init() {
+        state = LockedState((disposables: [], isDisposed: false))
         super.init()
     }
 

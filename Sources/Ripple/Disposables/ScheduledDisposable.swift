@@ -4,11 +4,12 @@ public final class ScheduledDisposable: DisposeBase, Cancelable, @unchecked Send
     /// The scheduler the disposal runs on.
     public let scheduler: ImmediateSchedulerType
 
-    @exclusivity(unchecked) private final var disposed = AtomicCell<Bool>(false)
+    @exclusivity(unchecked) private final var disposed: AtomicCell<Bool>
     private let inner: LockedState<Disposable?>
 
     /// Disposes `disposable` on `scheduler` when this object is disposed.
     public init(scheduler: ImmediateSchedulerType, disposable: Disposable) {
+        disposed = AtomicCell(false)
         self.scheduler = scheduler
         self.inner = LockedState(disposable)
         super.init()

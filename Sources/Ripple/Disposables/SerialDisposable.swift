@@ -6,10 +6,11 @@ public final class SerialDisposable: DisposeBase, Cancelable, @unchecked Sendabl
     /// is a tuple" in docs/Architecture.md).
     private typealias State = (current: Disposable?, isDisposed: Bool)
 
-    private let state = LockedState<State>((current: nil, isDisposed: false))
+    private let state: LockedState<State>
 
     /// An empty serial disposable.
     public override init() {
+        state = LockedState((current: nil, isDisposed: false))
         super.init()
     }
 

@@ -8,10 +8,11 @@ public final class SingleAssignmentDisposable: DisposeBase, Cancelable, @uncheck
     /// disposed (a tuple: see "State is a tuple" in docs/Architecture.md).
     private typealias State = (disposable: Disposable?, isAssigned: Bool, isDisposed: Bool)
 
-    private let state = LockedState<State>((disposable: nil, isAssigned: false, isDisposed: false))
+    private let state: LockedState<State>
 
     /// An empty disposable, waiting for ``setDisposable(_:)``.
     public override init() {
+        state = LockedState((disposable: nil, isAssigned: false, isDisposed: false))
         super.init()
     }
 

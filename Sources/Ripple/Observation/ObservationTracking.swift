@@ -87,10 +87,11 @@ final class ObservationTrackingSink<Element>: Sink<Element>, @unchecked Sendable
     private let read: () -> Element
     private let scheduler: SchedulerType
     /// The scheduled read, cancelled by disposal.
-    private let scheduled = SerialDisposable()
+    private let scheduled: SerialDisposable
 
     @usableFromInline
     init(read: @escaping () -> Element, scheduler: SchedulerType, observer: AnyObserver<Element>) {
+        scheduled = SerialDisposable()
         self.read = read
         self.scheduler = scheduler
         super.init(observer: observer)

@@ -41,10 +41,11 @@ final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]
     private let timeSpan: RxTimeInterval
     private let count: Int
     private let scheduler: SchedulerType
-    private let timer = SerialDisposable()
+    private let timer: SerialDisposable
 
     @usableFromInline
     init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: AnyObserver<[Element]>) {
+        timer = SerialDisposable()
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler

@@ -215,12 +215,14 @@ class CatchSequenceSink<Element>: Sink<Element>, @unchecked Sendable {
     /// The next source to try, `nil` when there is none. Called only by the
     /// thread that runs the loop.
     private let nextSource: () -> Observable<Element>?
-    private let gate = LockedState<Gate>((isRunning: false, hasPending: false, lastError: nil))
+    private let gate: LockedState<Gate>
     /// The current attempt.
-    let current = SerialDisposable()
+    let current: SerialDisposable
 
     @usableFromInline
     init(nextSource: @escaping () -> Observable<Element>?, observer: AnyObserver<Element>) {
+        gate = LockedState((isRunning: false, hasPending: false, lastError: nil))
+        current = SerialDisposable()
         self.nextSource = nextSource
         super.init(observer: observer)
     }

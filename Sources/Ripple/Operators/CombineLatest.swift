@@ -98,10 +98,11 @@ typealias CombineLatestState<Values> = (
 final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestState<Values>, Snapshot>, @unchecked Sendable {
     @usableFromInline let arity: Int
     @usableFromInline let snapshot: (Values) -> Snapshot
-    @usableFromInline let subscriptions = CompositeDisposable()
+    @usableFromInline let subscriptions: CompositeDisposable
 
     @_alwaysEmitIntoClient
     init(arity: Int, values: Values, snapshot: @escaping (Values) -> Snapshot, observer: AnyObserver<Snapshot>) {
+        subscriptions = CompositeDisposable()
         self.arity = arity
         self.snapshot = snapshot
         super.init(

@@ -63,10 +63,11 @@ typealias DebounceState<Element> = (id: UInt64, pending: Element?)
 @usableFromInline
 final class DebounceSink<Element>: SerializingSink<DebounceState<Element>, Element>, @unchecked Sendable {
     @usableFromInline
-    let timer = SerialDisposable()
+    let timer: SerialDisposable
 
     @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>) {
+        timer = SerialDisposable()
         super.init(state: (id: 0, pending: nil), observer: observer)
     }
 

@@ -46,11 +46,13 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
 
     private let dueTime: RxTimeInterval
     private let scheduler: SchedulerType
-    private let state = LockedState<State>((queue: RingBuffer(), isActive: false, isRunning: false, error: nil))
-    private let drain = SerialDisposable()
+    private let state: LockedState<State>
+    private let drain: SerialDisposable
 
     @usableFromInline
     init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: AnyObserver<Element>) {
+        state = LockedState((queue: RingBuffer(), isActive: false, isRunning: false, error: nil))
+        drain = SerialDisposable()
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer: observer)

@@ -65,10 +65,11 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     /// so that it follows `onSubscribed`, as in RxSwift (whose sink disposer only
     /// disposes once the subscription function has returned).
     @usableFromInline
-    @exclusivity(unchecked) final var phase = AtomicCell<Int>(0)
+    @exclusivity(unchecked) final var phase: AtomicCell<Int>
 
     @_alwaysEmitIntoClient
     init(handlers: DoHandlers<Element>, observer: AnyObserver<Element>) {
+        phase = AtomicCell(0)
         self.handlers = handlers
         super.init(observer: observer)
     }

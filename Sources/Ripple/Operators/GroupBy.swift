@@ -63,14 +63,17 @@ extension ObservableType {
 @usableFromInline
 final class GroupBySink<Key: Hashable, Element>: Sink<GroupedObservable<Key, Element>>, @unchecked Sendable {
     private let keySelector: (Element) throws -> Key
-    private let sourceSubscription = SingleAssignmentDisposable()
+    private let sourceSubscription: SingleAssignmentDisposable
     private let refCount: RefCountDisposable
     /// Only touched by serialized upstream events.
-    private var groups: [Key: PublishSubject<Element>] = [:]
-    private var isStopped = false
+    private var groups: [Key: PublishSubject<Element>]
+    private var isStopped: Bool
 
     @usableFromInline
     init(keySelector: @escaping (Element) throws -> Key, observer: AnyObserver<GroupedObservable<Key, Element>>) {
+        sourceSubscription = SingleAssignmentDisposable()
+        groups = [:]
+        isStopped = false
         self.keySelector = keySelector
         refCount = RefCountDisposable(disposable: sourceSubscription)
         super.init(observer: observer)

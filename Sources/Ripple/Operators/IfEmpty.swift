@@ -45,10 +45,11 @@ extension ObservableType {
 final class DefaultIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
     private let defaultElement: Element
     /// Only touched by serialized upstream events.
-    private var isEmpty = true
+    private var isEmpty: Bool
 
     @usableFromInline
     init(defaultElement: Element, observer: AnyObserver<Element>) {
+        isEmpty = true
         self.defaultElement = defaultElement
         super.init(observer: observer)
     }
@@ -73,12 +74,14 @@ final class DefaultIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
 @usableFromInline
 final class SwitchIfEmptySink<Element>: Sink<Element>, @unchecked Sendable {
     private let other: Observable<Element>
-    private let otherSubscription = SingleAssignmentDisposable()
+    private let otherSubscription: SingleAssignmentDisposable
     /// Only touched by serialized upstream events.
-    private var isEmpty = true
+    private var isEmpty: Bool
 
     @usableFromInline
     init(other: Observable<Element>, observer: AnyObserver<Element>) {
+        isEmpty = true
+        otherSubscription = SingleAssignmentDisposable()
         self.other = other
         super.init(observer: observer)
     }

@@ -140,7 +140,7 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
     /// `subscribe(to:)`.
     @usableFromInline
     @exclusivity(unchecked)
-    var id: UInt64 = 0
+    var id: UInt64
 
     /// Links in the owner's ``InnerList`` (`MergeSink`). Only touched under the
     /// owner's lock while the subscription is in the list, and only by
@@ -162,10 +162,12 @@ final class CombiningSubscription<Element>: SubscriptionBase, @unchecked Sendabl
     unowned(unsafe) var previousInner: CombiningSubscription<Element>?
     @usableFromInline
     @exclusivity(unchecked)
-    var isLinked = false
+    var isLinked: Bool
 
     @_alwaysEmitIntoClient
     init(handler: @escaping (Event<Element>, CombiningSubscription<Element>) -> Void) {
+        id = 0
+        isLinked = false
         self.handler = handler
         super.init()
     }
@@ -209,10 +211,12 @@ struct InnerList<Element> {
     @usableFromInline unowned(unsafe) var tail: CombiningSubscription<Element>?
     /// ``detachAll()`` ran: the nodes belong to the disposing thread; ``append(_:)``
     /// and ``remove(_:)`` must not touch them.
-    @usableFromInline var isDetached = false
+    @usableFromInline var isDetached: Bool
 
     @_alwaysEmitIntoClient
-    init() {}
+    init() {
+        isDetached = false
+    }
 
     @_alwaysEmitIntoClient
     mutating func append(_ inner: CombiningSubscription<Element>) {
@@ -282,22 +286,29 @@ struct InnerList<Element> {
 struct MergeState<Element> {
     /// Inner sequences subscribed (or reserved, for `flatMapFirst`) and not yet
     /// completed.
-    @usableFromInline var active = 0
-    @usableFromInline var outerDone = false
+    @usableFromInline var active: Int
+    @usableFromInline var outerDone: Bool
     /// A terminal event has been put in the outbox.
-    @usableFromInline var terminated = false
+    @usableFromInline var terminated: Bool
     /// Inner sequences waiting for a free slot (`merge(maxConcurrent:)`, `concatMap`).
-    @usableFromInline var queue = RingBuffer<Observable<Element>>()
+    @usableFromInline var queue: RingBuffer<Observable<Element>>
     /// A thread is running ``MergeSink/subscribeQueued()``.
-    @usableFromInline var isSubscribing = false
+    @usableFromInline var isSubscribing: Bool
     /// The inner subscriptions, kept here (not in a `CompositeDisposable`) so that
     /// registering or forgetting one costs no lock besides the state's.
     /// Detached by `disposeResources()`, after which new inner subscriptions are
     /// not registered.
-    @usableFromInline var inners = InnerList<Element>()
+    @usableFromInline var inners: InnerList<Element>
 
     @_alwaysEmitIntoClient
-    init() {}
+    init() {
+        active = 0
+        outerDone = false
+        terminated = false
+        queue = RingBuffer()
+        isSubscribing = false
+        inners = InnerList()
+    }
 
     /// Frees the slot of an inner sequence that completed: completes the stream
     /// if it was the last one and the outer sequence is done. `true` if the caller

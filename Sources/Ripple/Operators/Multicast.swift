@@ -175,10 +175,11 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectionDetach
 
     let source: Observable<SourceElement>
     let makeSubject: () -> Subject
-    let state = LockedState<State>((subject: nil, subjectID: 0, connection: nil))
+    let state: LockedState<State>
 
     @usableFromInline
     init(site: SiteLiteral, source: Observable<SourceElement>, makeSubject: @escaping () -> Subject) {
+        state = LockedState((subject: nil, subjectID: 0, connection: nil))
         self.source = source
         self.makeSubject = makeSubject
         super.init(site: site)

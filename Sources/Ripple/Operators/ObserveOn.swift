@@ -92,17 +92,20 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
 
     @usableFromInline let scheduler: ImmediateSchedulerType
     @usableFromInline let batches: Bool
-    @usableFromInline let state = LockedState<State>((queue: RingBuffer(), isDraining: false, errorTrail: nil))
-    @usableFromInline let scheduled = SerialDisposable()
+    @usableFromInline let state: LockedState<State>
+    @usableFromInline let scheduled: SerialDisposable
 
     /// The batch being delivered. Only the draining task touches it (one at a
     /// time: `isDraining`), so exclusivity needs no run-time check.
     @usableFromInline
     @exclusivity(unchecked)
-    final var batch = RingBuffer<Event<Element>>()
+    final var batch: RingBuffer<Event<Element>>
 
     @_alwaysEmitIntoClient
     init(scheduler: ImmediateSchedulerType, observer: AnyObserver<Element>) {
+        state = LockedState((queue: RingBuffer(), isDraining: false, errorTrail: nil))
+        scheduled = SerialDisposable()
+        batch = RingBuffer()
         self.scheduler = scheduler
         self.batches = observeOnBatchesEvents(on: scheduler)
         super.init(observer: observer)

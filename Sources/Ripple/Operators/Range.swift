@@ -44,7 +44,7 @@ final class RangeSink<Element: RxAbstractInteger>: Sink<Element>, @unchecked Sen
     /// Only touched on the subscribing thread, from the trampoline.
     @usableFromInline
     @exclusivity(unchecked)
-    final var index: Element = 0
+    final var index: Element
     @usableFromInline
     let start: Element
     @usableFromInline
@@ -52,6 +52,7 @@ final class RangeSink<Element: RxAbstractInteger>: Sink<Element>, @unchecked Sen
 
     @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>, start: Element, count: Element) {
+        index = 0
         self.start = start
         self.count = count
         super.init(observer: observer)

@@ -168,10 +168,11 @@ final class RefCountObservable<Source: ConnectableObservableType>: Observable<So
     let observable: Observable<Element>
     /// `source`, when it is one of Ripple's connectable sequences.
     let detaching: ConnectionDetaching<Element>?
-    let state = LockedState(State())
+    let state: LockedState<State>
 
     @usableFromInline
     init(site: SiteLiteral, source: Source) {
+        state = LockedState(State())
         self.source = source
         self.observable = source.asObservable()
         self.detaching = source as? ConnectionDetaching<Element>

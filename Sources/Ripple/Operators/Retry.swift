@@ -101,17 +101,22 @@ extension ObservableType {
 final class RetryWhenSink<Element, Trigger, Failure: Swift.Error>: CatchSequenceSink<Element>, @unchecked Sendable {
     /// The handler's input.
     @usableFromInline
-    let errors = PublishSubject<Failure>()
+    let errors: PublishSubject<Failure>
     /// The handler's output, shared by the waits for a decision.
-    private let notifier = PublishSubject<Trigger>()
-    private let handlerSubscription = SingleAssignmentDisposable()
+    private let notifier: PublishSubject<Trigger>
+    private let handlerSubscription: SingleAssignmentDisposable
     /// Listens to `notifier` while waiting for a decision.
-    private let decision = SerialDisposable()
+    private let decision: SerialDisposable
     /// Identifies the failure whose decision is awaited (`nil`: not waiting).
-    private let waitingFor = LockedState<(next: UInt64, current: UInt64?)>((0, nil))
+    private let waitingFor: LockedState<(next: UInt64, current: UInt64?)>
 
     @usableFromInline
     init(source: Observable<Element>, observer: AnyObserver<Element>) {
+        errors = PublishSubject()
+        notifier = PublishSubject()
+        handlerSubscription = SingleAssignmentDisposable()
+        decision = SerialDisposable()
+        waitingFor = LockedState((0, nil))
         super.init(nextSource: { source }, observer: observer)
     }
 

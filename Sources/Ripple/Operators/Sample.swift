@@ -58,10 +58,11 @@ typealias SampleState<Element> = (latest: Element?, sourceCompleted: Bool)
 @usableFromInline
 final class SampleSink<Element>: SerializingSink<SampleState<Element>, Element>, @unchecked Sendable {
     @usableFromInline
-    let sampler = SingleAssignmentDisposable()
+    let sampler: SingleAssignmentDisposable
 
     @usableFromInline
     init(observer: AnyObserver<Element>) {
+        sampler = SingleAssignmentDisposable()
         super.init(state: (latest: nil, sourceCompleted: false), observer: observer)
     }
 

@@ -156,7 +156,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
     let makeConnectionObserver: (ShareConnection<Element>) -> AnyObserver<Element>
     /// The one subject of `.forever`; `nil` for `.whileConnected`.
     let foreverSubject: ShareSubject<Element>?
-    let state = LockedState<State>((connection: nil, isTerminated: false, retiringThreads: [], pendingConnect: nil))
+    let state: LockedState<State>
 
     @usableFromInline
     init(
@@ -167,6 +167,7 @@ final class ShareObservable<Element>: Observable<Element>, @unchecked Sendable {
         makeSubject: @escaping () -> ShareSubject<Element>,
         makeConnectionObserver: @escaping (ShareConnection<Element>) -> AnyObserver<Element>
     ) {
+        state = LockedState((connection: nil, isTerminated: false, retiringThreads: [], pendingConnect: nil))
         self.source = source
         self.deliversTerminalFirst = deliversTerminalFirst
         self.makeSubject = makeSubject
@@ -303,9 +304,10 @@ final class ShareConnection<Element>: SubscriptionBase, @unchecked Sendable {
     @usableFromInline
     let subject: ShareSubject<Element>
     /// Subscribers bound to this connection. Guarded by the parent's lock.
-    var count = 0
+    var count: Int
 
     init(parent: ShareObservable<Element>, subject: ShareSubject<Element>) {
+        count = 0
         self.parent = parent
         self.subject = subject
         super.init()

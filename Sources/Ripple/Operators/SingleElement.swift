@@ -56,10 +56,11 @@ extension ObservableType {
 final class SingleElementSink<Element>: Sink<Element>, @unchecked Sendable {
     private let predicate: (Element) throws -> Bool
     /// Only touched by serialized upstream events.
-    private var hasElement = false
+    private var hasElement: Bool
 
     @usableFromInline
     init(predicate: @escaping (Element) throws -> Bool, observer: AnyObserver<Element>) {
+        hasElement = false
         self.predicate = predicate
         super.init(observer: observer)
     }

@@ -155,10 +155,11 @@ struct SkipWhileStep<Element>: PipelineStep {
 @usableFromInline
 final class SkipUntilSink<Element>: SerializingSink<Bool, Element>, @unchecked Sendable {
     @usableFromInline
-    let other = SingleAssignmentDisposable()
+    let other: SingleAssignmentDisposable
 
     @usableFromInline
     init(observer: AnyObserver<Element>) {
+        other = SingleAssignmentDisposable()
         super.init(state: false, observer: observer)
     }
 

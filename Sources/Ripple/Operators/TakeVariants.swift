@@ -151,10 +151,11 @@ extension ObservableType {
 @usableFromInline
 final class TakeTimeSink<Element>: SerializingSink<Void, Element>, @unchecked Sendable {
     @usableFromInline
-    let timer = SingleAssignmentDisposable()
+    let timer: SingleAssignmentDisposable
 
     @usableFromInline
     init(observer: AnyObserver<Element>) {
+        timer = SingleAssignmentDisposable()
         super.init(state: (), observer: observer)
     }
 
@@ -167,10 +168,11 @@ final class TakeTimeSink<Element>: SerializingSink<Void, Element>, @unchecked Se
 @usableFromInline
 final class TakeUntilSink<Element>: SerializingSink<Void, Element>, @unchecked Sendable {
     @usableFromInline
-    let other = SingleAssignmentDisposable()
+    let other: SingleAssignmentDisposable
 
     @usableFromInline
     init(observer: AnyObserver<Element>) {
+        other = SingleAssignmentDisposable()
         super.init(state: (), observer: observer)
     }
 
@@ -214,10 +216,11 @@ struct TakeUntilPredicateStep<Element>: PipelineStep {
 final class TakeLastSink<Element>: Sink<Element>, @unchecked Sendable {
     private let count: Int
     /// Only touched by serialized upstream events.
-    private var buffer = RingBuffer<Element>()
+    private var buffer: RingBuffer<Element>
 
     @usableFromInline
     init(count: Int, observer: AnyObserver<Element>) {
+        buffer = RingBuffer()
         self.count = count
         super.init(observer: observer)
     }

@@ -85,10 +85,11 @@ typealias ThrottleState<Element> = (pending: Element?, lastSentTime: RxTime?, so
 @usableFromInline
 final class ThrottleSink<Element>: SerializingSink<ThrottleState<Element>, Element>, @unchecked Sendable {
     @usableFromInline
-    let timer = SerialDisposable()
+    let timer: SerialDisposable
 
     @usableFromInline
     init(observer: AnyObserver<Element>) {
+        timer = SerialDisposable()
         super.init(state: (pending: nil, lastSentTime: nil, sourceCompleted: false, timerID: 0), observer: observer)
     }
 

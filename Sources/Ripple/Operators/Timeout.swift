@@ -46,12 +46,15 @@ final class TimeoutSink<Element>: Sink<Element>, @unchecked Sendable {
     private let dueTime: RxTimeInterval
     private let other: Observable<Element>
     private let scheduler: SchedulerType
-    private let state = LockedState<State>((id: 0, switched: false))
-    private let subscription = SerialDisposable()
-    private let timer = SerialDisposable()
+    private let state: LockedState<State>
+    private let subscription: SerialDisposable
+    private let timer: SerialDisposable
 
     @usableFromInline
     init(dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType, observer: AnyObserver<Element>) {
+        state = LockedState((id: 0, switched: false))
+        subscription = SerialDisposable()
+        timer = SerialDisposable()
         self.dueTime = dueTime
         self.other = other
         self.scheduler = scheduler

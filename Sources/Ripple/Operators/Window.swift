@@ -52,22 +52,30 @@ final class WindowSink<Element>: Sink<Observable<Element>>, @unchecked Sendable 
     private let timeSpan: RxTimeInterval
     private let count: Int
     private let scheduler: SchedulerType
-    private let queue = LockedState<Queue>((work: RingBuffer(), isProcessing: false))
+    private let queue: LockedState<Queue>
     /// The source subscription and the timer; alive while the subscription to
     /// the windows or any subscription to a window is.
-    private let resources = CompositeDisposable()
-    private let sourceSubscription = SingleAssignmentDisposable()
-    private let timer = SerialDisposable()
+    private let resources: CompositeDisposable
+    private let sourceSubscription: SingleAssignmentDisposable
+    private let timer: SerialDisposable
     private let refCount: RefCountDisposable
 
     // Only touched while processing the queue (one thread at a time).
-    private var window = PublishSubject<Element>()
-    private var elementCount = 0
-    private var windowID = 0
-    private var isStopped = false
+    private var window: PublishSubject<Element>
+    private var elementCount: Int
+    private var windowID: Int
+    private var isStopped: Bool
 
     @usableFromInline
     init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: AnyObserver<Observable<Element>>) {
+        queue = LockedState((work: RingBuffer(), isProcessing: false))
+        resources = CompositeDisposable()
+        sourceSubscription = SingleAssignmentDisposable()
+        timer = SerialDisposable()
+        window = PublishSubject()
+        elementCount = 0
+        windowID = 0
+        isStopped = false
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler

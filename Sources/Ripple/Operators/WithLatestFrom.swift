@@ -73,10 +73,11 @@ typealias WithLatestFromState<Second> = (latest: Second?, terminated: Bool)
 @usableFromInline
 final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLatestFromState<Second>, Snapshot>, @unchecked Sendable {
     @usableFromInline let snapshot: (First, Second) -> Snapshot
-    @usableFromInline let secondSubscription = SingleAssignmentDisposable()
+    @usableFromInline let secondSubscription: SingleAssignmentDisposable
 
     @_alwaysEmitIntoClient
     init(snapshot: @escaping (First, Second) -> Snapshot, observer: AnyObserver<Snapshot>) {
+        secondSubscription = SingleAssignmentDisposable()
         self.snapshot = snapshot
         super.init(state: (latest: nil, terminated: false), observer: observer)
     }

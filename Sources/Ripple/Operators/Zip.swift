@@ -115,13 +115,14 @@ final class ZipSink<Buffers, Snapshot>: SerializingSink<ZipState<Buffers>, Snaps
     @usableFromInline let arity: Int
     @usableFromInline let rule: CompletionRule
     @usableFromInline let dequeue: (inout Buffers) -> Snapshot
-    @usableFromInline let subscriptions = CompositeDisposable()
+    @usableFromInline let subscriptions: CompositeDisposable
 
     @_alwaysEmitIntoClient
     init(
         arity: Int, buffers: Buffers, rule: CompletionRule, dequeue: @escaping (inout Buffers) -> Snapshot,
         observer: AnyObserver<Snapshot>
     ) {
+        subscriptions = CompositeDisposable()
         self.arity = arity
         self.rule = rule
         self.dequeue = dequeue

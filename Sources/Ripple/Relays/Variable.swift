@@ -5,10 +5,11 @@
 @available(*, deprecated, message: "Variable is deprecated. Please use `BehaviorRelay` as a replacement.")
 public final class Variable<Element>: @unchecked Sendable {
     private let subject: BehaviorSubject<Element>
-    private let lock = LockedState(())
+    private let lock: LockedState<Void>
 
     /// Creates a variable holding `value`.
     public init(_ value: Element) {
+        lock = LockedState(())
         subject = BehaviorSubject(value: value)
     }
 

@@ -34,10 +34,11 @@ public final class ActorScheduler: SchedulerType, @unchecked Sendable {
     /// The actor whose executor runs the work.
     public let actor: any Actor
     private let priority: TaskPriority?
-    private let queue = LockedState(ActorWorkQueue())
+    private let queue: LockedState<ActorWorkQueue>
 
     /// A scheduler that runs work isolated to `actor`, in tasks of `priority`.
     public init(_ actor: any Actor, priority: TaskPriority? = nil) {
+        queue = LockedState(ActorWorkQueue())
         self.actor = actor
         self.priority = priority
     }

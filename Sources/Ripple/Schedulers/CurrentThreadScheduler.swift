@@ -47,10 +47,11 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
 @usableFromInline
 final class ScheduledTrampolineTask<State>: DisposeBase, Cancelable, @unchecked Sendable {
     private var work: (state: State, action: (State) -> Disposable)?
-    private let result = SingleAssignmentDisposable()
+    private let result: SingleAssignmentDisposable
 
     @usableFromInline
     init(state: State, action: @escaping (State) -> Disposable) {
+        result = SingleAssignmentDisposable()
         work = (state, action)
     }
 

@@ -33,10 +33,11 @@ extension DispatchQueue {
 /// main thread itself.
 public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable {
     private let mainQueue: DispatchQueue
-    @exclusivity(unchecked) private final var numberEnqueued = AtomicCell<Int>(0)
+    @exclusivity(unchecked) private final var numberEnqueued: AtomicCell<Int>
 
     /// A main scheduler. Use ``instance`` unless you need a separate one.
     public init() {
+        numberEnqueued = AtomicCell(0)
         mainQueue = DispatchQueue.main
         super.init(serialQueue: mainQueue)
     }

@@ -191,7 +191,7 @@ final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Senda
     private let scheduler: Scheduler
     private let period: RxTimeInterval
     private let action: (State) -> State
-    @exclusivity(unchecked) private final var pendingTicks = AtomicCell<Int>(0)
+    @exclusivity(unchecked) private final var pendingTicks: AtomicCell<Int>
     /// Only touched by the tick that won `pendingTicks`.
     private var state: State
 
@@ -202,6 +202,7 @@ final class PeriodicRecursion<State, Scheduler: SchedulerType>: @unchecked Senda
 
     @usableFromInline
     init(scheduler: Scheduler, state: State, period: RxTimeInterval, action: @escaping (State) -> State) {
+        pendingTicks = AtomicCell(0)
         self.scheduler = scheduler
         self.state = state
         self.period = period

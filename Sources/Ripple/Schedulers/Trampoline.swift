@@ -20,15 +20,18 @@ typealias TrampolineTask = () -> Void
 struct TrampolineState {
     /// `true` while a trampoline is running on this thread: newly scheduled work is
     /// queued instead of being run immediately.
-    @usableFromInline var isRunning = false
-    @usableFromInline var queue = RingBuffer<TrampolineTask>()
+    @usableFromInline var isRunning: Bool
+    @usableFromInline var queue: RingBuffer<TrampolineTask>
     /// While subscriptions are recorded: the graph node (unretained) on whose
     /// behalf this thread subscribes or delivers, so that a subscription made now
     /// is drawn as an edge into it (see ``SubscriptionRecorder``).
     var graphContext: UnsafeMutableRawPointer?
 
     @_alwaysEmitIntoClient
-    init() {}
+    init() {
+        isRunning = false
+        queue = RingBuffer()
+    }
 }
 
 @usableFromInline

@@ -60,25 +60,25 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
     /// The deliverer stops with one compare-and-swap (1 → 0) instead of a second
     /// lock round trip: the uncontended mutation takes the lock once.
     @usableFromInline
-    @exclusivity(unchecked) final var wip = AtomicCell<Int>(0)
+    @exclusivity(unchecked) final var wip: AtomicCell<Int>
 
     /// The deliverer whose turn is ending (0: none), as in the subjects
     /// (``SubjectBase/turnEnding``): its ``DeliveryTurn`` is over and it
     /// finishes what is queued, while mutating
     /// threads wait before mutating (``waitForTurnEnd()``).
     @usableFromInline
-    @exclusivity(unchecked) final var turnEnding = AtomicCell<UInt>(0)
+    @exclusivity(unchecked) final var turnEnding: AtomicCell<UInt>
 
     /// How many queued deliveries deliverers have made (stored by the
     /// deliverer, read by threads waiting for it, ``ThrottleWaits``): a slow
     /// deliverer moves it, a stalled one does not (the queue is taken whole, so
     /// its length would not show progress).
     @usableFromInline
-    @exclusivity(unchecked) final var progress = AtomicCell<Int>(0)
+    @exclusivity(unchecked) final var progress: AtomicCell<Int>
 
     /// The thread running user code under the lock (a `batchUpdate` closure), 0 otherwise.
     @usableFromInline
-    @exclusivity(unchecked) final var userCodeThread = AtomicCell<UInt>(0)
+    @exclusivity(unchecked) final var userCodeThread: AtomicCell<UInt>
 
     /// The name used in precondition messages (`ObservableArray`, ...).
     @usableFromInline
@@ -89,6 +89,10 @@ package final class ChangeStore<Value, Change>: @unchecked Sendable {
 
     @_alwaysEmitIntoClient
     package init(_ value: Value, typeName: String, makeInitial: @escaping (Value) -> Change) {
+        wip = AtomicCell(0)
+        turnEnding = AtomicCell(0)
+        progress = AtomicCell(0)
+        userCodeThread = AtomicCell(0)
         state = LockedState((value: value, observers: Bag(), queue: RingBuffer(), deliverer: 0))
         self.typeName = typeName
         self.makeInitial = makeInitial
@@ -457,13 +461,14 @@ final class ChangeSubscription<Change>: SubscriptionBase, @unchecked Sendable {
     /// changes deliverers parked meanwhile (see ``ChangeStore``). Set and cleared
     /// under the store's lock; deliverers read it without the lock first.
     @usableFromInline
-    @exclusivity(unchecked) final var isCatchingUp = AtomicCell<Bool>(false)
+    @exclusivity(unchecked) final var isCatchingUp: AtomicCell<Bool>
 
     /// The changes parked while catching up; guarded by the store's lock.
     var backlog: [Change] = []
 
     @_alwaysEmitIntoClient
     init<Value>(observer: AnyObserver<Change>?, handlers: SubscribeHandlers<Change>?, store: ChangeStore<Value, Change>) {
+        isCatchingUp = AtomicCell(false)
         self.observer = observer
         self.onNext = handlers?.onNext
         self.handlersSubscription = handlers?.subscription

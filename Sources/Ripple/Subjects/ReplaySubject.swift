@@ -16,7 +16,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     /// Owner-only: the replay buffer.
     @usableFromInline
     @exclusivity(unchecked)
-    final var buffer = RingBuffer<Element>()
+    final var buffer: RingBuffer<Element>
 
     /// The maximum number of buffered elements, `nil` for no limit.
     @usableFromInline
@@ -24,6 +24,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
 
     @usableFromInline
     init(bufferSize: Int?) {
+        buffer = RingBuffer()
         self.bufferSize = bufferSize
         super.init()
     }

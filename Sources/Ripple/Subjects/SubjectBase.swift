@@ -162,11 +162,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// Work-in-progress count: 0 when idle; otherwise 1 + the operations queued
     /// but not yet taken into account by the owner.
     @usableFromInline
-    @exclusivity(unchecked) final var wip = AtomicCell<Int>(0)
+    @exclusivity(unchecked) final var wip: AtomicCell<Int>
 
     /// The owning thread while an operation runs, 0 otherwise.
     @usableFromInline
-    @exclusivity(unchecked) final var owner = AtomicCell<UInt>(0)
+    @exclusivity(unchecked) final var owner: AtomicCell<UInt>
 
     /// The owner whose turn is ending (0: none): its ``DeliveryTurn`` is over
     /// and it finishes what is queued, while producers on other threads
@@ -200,24 +200,24 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// ``subscription(_:)``.
     @usableFromInline
     @exclusivity(unchecked)
-    final var observers = Bag<Unmanaged<SubscriptionBase>>()
+    final var observers: Bag<Unmanaged<SubscriptionBase>>
 
     /// Owner-only: subscriptions removed while a delivery loop was running; released
     /// when the loop ends.
     @usableFromInline
     @exclusivity(unchecked)
-    final var retired: [Unmanaged<SubscriptionBase>] = []
+    final var retired: [Unmanaged<SubscriptionBase>]
 
     /// Owner-only: how many delivery loops are running (re-entrant subscriptions run
     /// inside a loop).
     @usableFromInline
     @exclusivity(unchecked)
-    final var deliveryDepth = 0
+    final var deliveryDepth: Int
 
     /// Owner-only: `true` after a terminal event or `dispose()`; events are ignored.
     @usableFromInline
     @exclusivity(unchecked)
-    final var isStopped = false
+    final var isStopped: Bool
 
     /// Owner-only: the terminal event, replayed to late subscribers.
     @exclusivity(unchecked)
@@ -237,7 +237,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     /// before the subject is shared.
     @usableFromInline
     @exclusivity(unchecked)
-    final var isGraphHidden = false
+    final var isGraphHidden: Bool
 
     /// What the subscription graph calls this subject when it is part of
     /// another type (a relay). Set before the subject is shared.
@@ -246,6 +246,13 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     @_alwaysEmitIntoClient
     override init() {
+        wip = AtomicCell(0)
+        owner = AtomicCell(0)
+        observers = Bag()
+        retired = []
+        deliveryDepth = 0
+        isStopped = false
+        isGraphHidden = false
         super.init(kind: .subject, site: .none)
     }
 
@@ -717,7 +724,7 @@ struct DeliveryTurn {
 
     /// Operations delivered in this turn.
     @usableFromInline
-    var count = 0
+    var count: Int
 
     /// When the 16th operation was delivered (the clock is read every 16), in
     /// ``monotonicNanoseconds()``.
@@ -726,10 +733,12 @@ struct DeliveryTurn {
 
     /// The turn is over and marked; the deliverer finishes what is queued.
     @usableFromInline
-    var isEnding = false
+    var isEnding: Bool
 
     @_alwaysEmitIntoClient
     init(deliverer: UInt, progress: UnsafeMutablePointer<AtomicCell<Int>>) {
+        count = 0
+        isEnding = false
         self.deliverer = deliverer
         performed = AtomicCell.load(progress, ordering: .relaxed)
     }

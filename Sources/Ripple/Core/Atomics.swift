@@ -96,25 +96,60 @@ extension Bool: AtomicCellValue {
     @inlinable var atomicBits: UInt64 { self ? 1 : 0 }
 }
 
+// The orderings are structs, as the standard library's `Synchronization`
+// declares its own: an enum would bring its value witnesses and its implicit
+// `Hashable` conformance (about 15 functions, 1.5 KB with their unwind entries)
+// into every app, for values that only ever select a C function at compile
+// time. A `switch` over one matches with `~=` (its last case is `default`).
+
 /// The ordering of an atomic load (C11's `memory_order`, with the names of the
 /// standard library's `AtomicLoadOrdering`).
 @usableFromInline
-enum AtomicLoadOrdering {
-    case relaxed, acquiring, sequentiallyConsistent
+struct AtomicLoadOrdering {
+    @usableFromInline let rawValue: UInt8
+
+    @_alwaysEmitIntoClient init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    @_alwaysEmitIntoClient static var relaxed: Self { Self(rawValue: 0) }
+    @_alwaysEmitIntoClient static var acquiring: Self { Self(rawValue: 1) }
+    @_alwaysEmitIntoClient static var sequentiallyConsistent: Self { Self(rawValue: 2) }
+
+    @_alwaysEmitIntoClient @inline(__always)
+    static func ~= (pattern: Self, ordering: Self) -> Bool { pattern.rawValue == ordering.rawValue }
 }
 
 /// The ordering of an atomic store.
 @usableFromInline
-enum AtomicStoreOrdering {
-    case relaxed, releasing, sequentiallyConsistent
+struct AtomicStoreOrdering {
+    @usableFromInline let rawValue: UInt8
+
+    @_alwaysEmitIntoClient init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    @_alwaysEmitIntoClient static var relaxed: Self { Self(rawValue: 0) }
+    @_alwaysEmitIntoClient static var releasing: Self { Self(rawValue: 1) }
+    @_alwaysEmitIntoClient static var sequentiallyConsistent: Self { Self(rawValue: 2) }
+
+    @_alwaysEmitIntoClient @inline(__always)
+    static func ~= (pattern: Self, ordering: Self) -> Bool { pattern.rawValue == ordering.rawValue }
 }
 
 /// The ordering of an atomic read-modify-write. A compare-and-exchange that fails
 /// has the strongest ordering C allows for a load that is part of it (`acquiring`
 /// for `acquiringAndReleasing`, `relaxed` for `releasing`).
 @usableFromInline
-enum AtomicUpdateOrdering {
-    case relaxed, acquiring, releasing, acquiringAndReleasing, sequentiallyConsistent
+struct AtomicUpdateOrdering {
+    @usableFromInline let rawValue: UInt8
+
+    @_alwaysEmitIntoClient init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    @_alwaysEmitIntoClient static var relaxed: Self { Self(rawValue: 0) }
+    @_alwaysEmitIntoClient static var acquiring: Self { Self(rawValue: 1) }
+    @_alwaysEmitIntoClient static var releasing: Self { Self(rawValue: 2) }
+    @_alwaysEmitIntoClient static var acquiringAndReleasing: Self { Self(rawValue: 3) }
+    @_alwaysEmitIntoClient static var sequentiallyConsistent: Self { Self(rawValue: 4) }
+
+    @_alwaysEmitIntoClient @inline(__always)
+    static func ~= (pattern: Self, ordering: Self) -> Bool { pattern.rawValue == ordering.rawValue }
 }
 
 extension AtomicCell {
@@ -128,7 +163,7 @@ extension AtomicCell {
         switch ordering {
         case .relaxed: bits = ripple_atomic_load_relaxed(cell)
         case .acquiring: bits = ripple_atomic_load_acquire(cell)
-        case .sequentiallyConsistent: bits = ripple_atomic_load_seq_cst(cell)
+        default: bits = ripple_atomic_load_seq_cst(cell)
         }
         return Value(atomicBits: bits)
     }
@@ -139,7 +174,7 @@ extension AtomicCell {
         switch ordering {
         case .relaxed: ripple_atomic_store_relaxed(cell, value.atomicBits)
         case .releasing: ripple_atomic_store_release(cell, value.atomicBits)
-        case .sequentiallyConsistent: ripple_atomic_store_seq_cst(cell, value.atomicBits)
+        default: ripple_atomic_store_seq_cst(cell, value.atomicBits)
         }
     }
 
@@ -155,7 +190,7 @@ extension AtomicCell {
         case .acquiring: old = ripple_atomic_exchange_acquire(cell, bits)
         case .releasing: old = ripple_atomic_exchange_release(cell, bits)
         case .acquiringAndReleasing: old = ripple_atomic_exchange_acq_rel(cell, bits)
-        case .sequentiallyConsistent: old = ripple_atomic_exchange_seq_cst(cell, bits)
+        default: old = ripple_atomic_exchange_seq_cst(cell, bits)
         }
         return Value(atomicBits: old)
     }
@@ -176,7 +211,7 @@ extension AtomicCell {
         case .acquiring: exchanged = ripple_atomic_compare_exchange_acquire(cell, &found, bits)
         case .releasing: exchanged = ripple_atomic_compare_exchange_release(cell, &found, bits)
         case .acquiringAndReleasing: exchanged = ripple_atomic_compare_exchange_acq_rel(cell, &found, bits)
-        case .sequentiallyConsistent: exchanged = ripple_atomic_compare_exchange_seq_cst(cell, &found, bits)
+        default: exchanged = ripple_atomic_compare_exchange_seq_cst(cell, &found, bits)
         }
         return (exchanged, Value(atomicBits: found))
     }
@@ -198,7 +233,7 @@ extension AtomicCell where Value: FixedWidthInteger {
         case .acquiring: old = ripple_atomic_fetch_add_acquire(cell, bits)
         case .releasing: old = ripple_atomic_fetch_add_release(cell, bits)
         case .acquiringAndReleasing: old = ripple_atomic_fetch_add_acq_rel(cell, bits)
-        case .sequentiallyConsistent: old = ripple_atomic_fetch_add_seq_cst(cell, bits)
+        default: old = ripple_atomic_fetch_add_seq_cst(cell, bits)
         }
         let oldValue = Value(atomicBits: old)
         return (oldValue, oldValue &+ operand)
@@ -219,7 +254,7 @@ extension AtomicCell where Value: FixedWidthInteger {
         case .acquiring: old = ripple_atomic_fetch_sub_acquire(cell, bits)
         case .releasing: old = ripple_atomic_fetch_sub_release(cell, bits)
         case .acquiringAndReleasing: old = ripple_atomic_fetch_sub_acq_rel(cell, bits)
-        case .sequentiallyConsistent: old = ripple_atomic_fetch_sub_seq_cst(cell, bits)
+        default: old = ripple_atomic_fetch_sub_seq_cst(cell, bits)
         }
         let oldValue = Value(atomicBits: old)
         return (oldValue, oldValue &- operand)
@@ -238,7 +273,7 @@ extension AtomicCell where Value: FixedWidthInteger {
         case .acquiring: old = ripple_atomic_fetch_or_acquire(cell, bits)
         case .releasing: old = ripple_atomic_fetch_or_release(cell, bits)
         case .acquiringAndReleasing: old = ripple_atomic_fetch_or_acq_rel(cell, bits)
-        case .sequentiallyConsistent: old = ripple_atomic_fetch_or_seq_cst(cell, bits)
+        default: old = ripple_atomic_fetch_or_seq_cst(cell, bits)
         }
         let oldValue = Value(atomicBits: old)
         return (oldValue, oldValue | operand)
@@ -257,7 +292,7 @@ extension AtomicCell where Value: FixedWidthInteger {
         case .acquiring: old = ripple_atomic_fetch_and_acquire(cell, bits)
         case .releasing: old = ripple_atomic_fetch_and_release(cell, bits)
         case .acquiringAndReleasing: old = ripple_atomic_fetch_and_acq_rel(cell, bits)
-        case .sequentiallyConsistent: old = ripple_atomic_fetch_and_seq_cst(cell, bits)
+        default: old = ripple_atomic_fetch_and_seq_cst(cell, bits)
         }
         let oldValue = Value(atomicBits: old)
         return (oldValue, oldValue & operand)

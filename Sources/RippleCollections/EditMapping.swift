@@ -12,11 +12,11 @@ import Ripple
 struct EditMapping {
     /// For each new index: the old index its element comes from, or `-1` for an
     /// insert.
-    @usableFromInline var newToOld: [Int]
+    @usableFromInline let newToOld: [Int]
     /// For each old index: `true` if an `.update` names it.
-    @usableFromInline var isUpdated: [Bool]
+    @usableFromInline let isUpdated: [Bool]
     /// For each old index: `true` if it is the source of a `.move`.
-    @usableFromInline var isMoved: [Bool]
+    @usableFromInline let isMoved: [Bool]
 
     @usableFromInline
     init?(oldCount: Int, newCount: Int, edits: [ArrayEdit]) {

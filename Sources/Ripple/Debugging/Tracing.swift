@@ -113,8 +113,7 @@ public final class TraceRecorder: @unchecked Sendable {
         threadNames: [UInt64: String]
     )
 
-    let state = LockedState<State>(
-        (buffer: [], head: 0, dropped: 0, isRecording: false, origin: nil, threadNames: [:]))
+    let state: LockedState<State>
 
     /// A recorder that keeps at most `capacity` events (values below 1 count as 1).
     ///
@@ -124,6 +123,7 @@ public final class TraceRecorder: @unchecked Sendable {
     ///     element's `String(describing:)`, cut to 120 characters.
     ///   - filter: Records only the streams whose name it accepts (all by default).
     public init(capacity: Int = 100_000, recordsValues: Bool = true, filter: (@Sendable (String) -> Bool)? = nil) {
+        state = LockedState((buffer: [], head: 0, dropped: 0, isRecording: false, origin: nil, threadNames: [:]))
         self.capacity = Swift.max(1, capacity)
         self.recordsValues = recordsValues
         self.filter = filter

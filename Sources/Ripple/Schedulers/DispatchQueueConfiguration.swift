@@ -8,7 +8,7 @@ import Foundation
 @usableFromInline
 struct UncheckedSendable<Value>: @unchecked Sendable {
     @usableFromInline
-    var value: Value
+    let value: Value
 
     @_alwaysEmitIntoClient
     init(_ value: Value) {

@@ -293,11 +293,12 @@ typealias VirtualTimeSchedulerState = (running: Bool, nextID: Int, queue: Priori
 @usableFromInline
 class VirtualSchedulerItemBase: SubscriptionBase, @unchecked Sendable {
     let id: Int
-    @exclusivity(unchecked) private final var taken = AtomicCell<Bool>(false)
+    @exclusivity(unchecked) private final var taken: AtomicCell<Bool>
     @exclusivity(unchecked)
     private var action: ((VirtualSchedulerItemBase) -> Disposable)?
 
     init(action: @escaping (VirtualSchedulerItemBase) -> Disposable, id: Int) {
+        taken = AtomicCell(false)
         self.action = action
         self.id = id
         super.init()

@@ -20,16 +20,18 @@ final class ResponseReceiver: @unchecked Sendable {
         case stream((Event<HTTPResponsePart>) -> Void)
     }
 
-    private let lock = PlatformLock()
+    private let lock: PlatformLock
     private var consumer: Consumer?
     private var response: HTTPURLResponse?
-    private var collected = Data()
+    private var collected: Data
     /// The largest body collected (`send`); streams have no limit.
     let limit: Int
 
     /// A receiver collecting the body (at most `limit` bytes) for `observer`.
     @usableFromInline
     init(collectingUpTo limit: Int, observer: @escaping (SingleEvent<HTTPResponse>) -> Void) {
+        lock = PlatformLock()
+        collected = Data()
         self.limit = limit
         consumer = .collect(observer)
     }
@@ -37,6 +39,8 @@ final class ResponseReceiver: @unchecked Sendable {
     /// A receiver passing the parts on to `observer`.
     @usableFromInline
     init(streamingTo observer: @escaping (Event<HTTPResponsePart>) -> Void) {
+        lock = PlatformLock()
+        collected = Data()
         limit = .max
         consumer = .stream(observer)
     }

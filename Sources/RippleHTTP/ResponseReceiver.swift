@@ -29,20 +29,21 @@ final class ResponseReceiver: @unchecked Sendable {
 
     /// A receiver collecting the body (at most `limit` bytes) for `observer`.
     @usableFromInline
-    init(collectingUpTo limit: Int, observer: @escaping (SingleEvent<HTTPResponse>) -> Void) {
-        lock = PlatformLock()
-        collected = Data()
-        self.limit = limit
-        consumer = .collect(observer)
+    convenience init(collectingUpTo limit: Int, observer: @escaping (SingleEvent<HTTPResponse>) -> Void) {
+        self.init(limit: limit, consumer: .collect(observer))
     }
 
     /// A receiver passing the parts on to `observer`.
     @usableFromInline
-    init(streamingTo observer: @escaping (Event<HTTPResponsePart>) -> Void) {
+    convenience init(streamingTo observer: @escaping (Event<HTTPResponsePart>) -> Void) {
+        self.init(limit: .max, consumer: .stream(observer))
+    }
+
+    private init(limit: Int, consumer: Consumer) {
         lock = PlatformLock()
         collected = Data()
-        limit = .max
-        consumer = .stream(observer)
+        self.limit = limit
+        self.consumer = consumer
     }
 
     /// Whether the receiver still wants events (not disposed, not finished).

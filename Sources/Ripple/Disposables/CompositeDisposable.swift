@@ -21,19 +21,12 @@ public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Send
 
     /// A group of two.
     public convenience init(_ disposable1: Disposable, _ disposable2: Disposable) {
-        var members = Bag<Disposable>()
-        _ = members.insert(disposable1)
-        _ = members.insert(disposable2)
-        self.init(members: members)
+        self.init(disposables: [disposable1, disposable2])
     }
 
     /// A group of three.
     public convenience init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) {
-        var members = Bag<Disposable>()
-        _ = members.insert(disposable1)
-        _ = members.insert(disposable2)
-        _ = members.insert(disposable3)
-        self.init(members: members)
+        self.init(disposables: [disposable1, disposable2, disposable3])
     }
 
     /// A group of four or more: `CompositeDisposable(a, b, c, d, e)` (RxSwift's
@@ -42,24 +35,15 @@ public final class CompositeDisposable: DisposeBase, Cancelable, @unchecked Send
         _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable,
         _ disposables: Disposable...
     ) {
-        var members = Bag<Disposable>()
-        for disposable in [disposable1, disposable2, disposable3, disposable4] + disposables {
-            _ = members.insert(disposable)
-        }
-        self.init(members: members)
+        self.init(disposables: [disposable1, disposable2, disposable3, disposable4] + disposables)
     }
 
     /// A group of the array's elements.
-    public convenience init(disposables: [Disposable]) {
+    public init(disposables: [Disposable]) {
         var members = Bag<Disposable>()
         for disposable in disposables {
             _ = members.insert(disposable)
         }
-        self.init(members: members)
-    }
-
-    /// The group of `members` (the other initialisers fill them first).
-    private init(members: Bag<Disposable>) {
         state = LockedState((members: members, isDisposed: false))
         super.init()
     }

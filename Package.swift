@@ -34,9 +34,10 @@ let package = Package(
         // `ObservableSections`, their change events and diffs): a product of its
         // own so that an app without lists does not link them (docs/Performance.md).
         .library(name: "RippleCollections", targets: ["RippleCollections"]),
-        // The subscription graph as DOT, Mermaid, JSON and an HTML page, and
-        // recorded traces in Chrome's format: a product of its own, like the
-        // collections, so that an app links them only where it imports them.
+        // The subscription graph (its snapshot, the text tree, DOT, Mermaid, JSON
+        // and an HTML page) and recorded traces in Chrome's format: a product of
+        // its own, like the collections, so that an app links them only where it
+        // imports them (recording stays in Ripple).
         .library(name: "RippleDebugExport", targets: ["RippleDebugExport"]),
         // Typed, reactive networking on Foundation (FoundationNetworking on Linux).
         .library(name: "RippleHTTP", targets: ["RippleHTTP"]),
@@ -76,10 +77,11 @@ let package = Package(
         // Uses Ripple's `package` declarations (ChangeStore, LockedState): the
         // delivery machinery stays in Ripple, beside the subjects it shares with.
         .target(name: "RippleCollections", dependencies: ["Ripple"]),
-        // The subscription graph's exports (DOT, Mermaid, JSON, the HTML page) and
-        // the Chrome trace: what only a debugging session needs (see RippleCollections).
+        // The subscription graph (built from Ripple's recorder through `package`
+        // declarations), its exports and the Chrome trace: what only a debugging
+        // session needs (see RippleCollections).
         .target(name: "RippleDebugExport", dependencies: ["Ripple"]),
-        .target(name: "RippleTest", dependencies: ["Ripple"]),
+        .target(name: "RippleTest", dependencies: ["Ripple", "RippleDebugExport"]),
         .target(name: "RippleHTTP", dependencies: [
             "Ripple",
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),

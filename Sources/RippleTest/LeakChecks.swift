@@ -1,5 +1,6 @@
 import Foundation
 import Ripple
+import RippleDebugExport
 
 /// What ``assertNoLeaks(_:timeout:fileID:filePath:line:column:_:)`` checks.
 public enum LeakCheckScope: Sendable, Equatable {

@@ -152,7 +152,7 @@ enum ErrorTraces {
             name = node.name
             role = node.role
             // `subscriptionType` is written under the recorder's lock.
-            fallbackName = SubscriptionRecorder.state.withLock { _ in SubscriptionGraph.fallbackName(for: node) }
+            fallbackName = SubscriptionRecorder.state.withLock { _ in SubscriptionRecorder.fallbackName(for: node) }
             isCheckpoint = false
         }
 

@@ -3,7 +3,7 @@
 /// While ``Hooks/recordsOperatorSites`` is on, every operator applied records
 /// where it was applied (the return addresses of the call, symbolicated when a
 /// report shows them); `checkpoint(_:)` always does. Error traces
-/// (``RippleErrorTrace``), the live ``SubscriptionGraph`` and leak reports show it:
+/// (``RippleErrorTrace``), the live subscription graph (`SubscriptionGraph`, RippleDebugExport) and leak reports show it:
 ///
 /// ```
 /// map at SearchViewModel.swift:42

@@ -7,8 +7,8 @@ extension Hooks {
     /// operator (with its ``OperatorSite``) subscribed to which, how many events
     /// went through each, and where errors went.
     ///
-    /// That gives the live ``SubscriptionGraph`` (``SubscriptionGraph/current()``),
-    /// error traces that list every operator an error passed through
+    /// That gives the live subscription graph (`SubscriptionGraph.current()`, in
+    /// the `RippleDebugExport` product), error traces that list every operator an error passed through
     /// (``Swift/Error/rippleTrace``, and the default ``defaultErrorHandler``'s
     /// output), and leak reports that name each leaked subscription's chain.
     ///
@@ -45,24 +45,24 @@ enum GraphRole {
 /// Its structure (`edgeCount`) changes under ``SubscriptionRecorder``'s lock;
 /// its counters are atomics, updated by events without any lock.
 @usableFromInline
-final class GraphNode: @unchecked Sendable {
-    enum Role { case operation, shared, subscriber }
+package final class GraphNode: @unchecked Sendable {
+    package enum Role { case operation, shared, subscriber }
 
-    let id: UInt64
+    package let id: UInt64
     /// The ids of the steps fused into this node, upstream first; the last one is
     /// `id` (edges leave from it), the first one receives the node's edges.
-    let stepIDs: [UInt64]
-    let role: Role
+    package let stepIDs: [UInt64]
+    package let role: Role
     let operators: [SiteLiteral]
-    let name: String?
+    package let name: String?
     /// The observable (for shared nodes, to find the node again; for naming).
     weak var observable: AnyObject?
     /// For a shared node: its key in the recorder's index of shared nodes
     /// (``SubscriptionRecorder/sharedKey(of:)``).
     let sharedKey: UInt64?
     let observableType: Any.Type?
-    let elementType: Any.Type
-    let scopes: [NamedSubscriptionScope]
+    package let elementType: Any.Type
+    package let scopes: [NamedSubscriptionScope]
     /// The type of the subscription its observable returned (to name an operator
     /// that recorded no site). Under the recorder's lock.
     var subscriptionType: Any.Type?
@@ -93,11 +93,29 @@ final class GraphNode: @unchecked Sendable {
     }
 }
 
+extension GraphNode {
+    /// The site of each step (`package`, like the other members the subscription
+    /// graph reads: RippleDebugExport builds `SubscriptionGraph` from them).
+    package var sites: [OperatorSite?] {
+        operators.map(\.site)
+    }
+
+    /// Events delivered so far.
+    package var deliveredCount: Int {
+        AtomicCell.load(&delivered, ordering: .relaxed)
+    }
+
+    /// Wall-clock nanoseconds of the last delivery, 0 before the first.
+    package var lastEventNanoseconds: UInt64 {
+        AtomicCell.load(&lastEvent, ordering: .relaxed)
+    }
+}
+
 /// An edge of the live graph: `from` delivers to `to`.
-final class GraphEdge: @unchecked Sendable {
-    let id: UInt64
-    let from: GraphNode
-    let to: GraphNode
+package final class GraphEdge: @unchecked Sendable {
+    package let id: UInt64
+    package let from: GraphNode
+    package let to: GraphNode
     @exclusivity(unchecked) final var events = AtomicCell<Int>(0)
     /// Under the recorder's lock.
     var isEnded = false
@@ -106,6 +124,11 @@ final class GraphEdge: @unchecked Sendable {
         self.id = id
         self.from = from
         self.to = to
+    }
+
+    /// Events delivered along this edge so far.
+    package var eventCount: Int {
+        AtomicCell.load(&events, ordering: .relaxed)
     }
 
     /// Counts an event delivered along this edge.
@@ -138,7 +161,8 @@ final class RecordedSubscription: SubscriptionBase, @unchecked Sendable {
 }
 
 /// Records subscriptions while ``Hooks/recordsOperatorSites`` is on: the registry
-/// of live nodes and edges behind ``SubscriptionGraph``.
+/// of live nodes and edges behind the subscription graph (`SubscriptionGraph`, in
+/// RippleDebugExport, reads ``state`` through `package` declarations).
 ///
 /// Everything goes through ``run(_:_:)``, which ``Observable/start(_:recorded:)`` calls
 /// for every subscription: it creates the node (or finds a shared one), the edge
@@ -149,7 +173,7 @@ final class RecordedSubscription: SubscriptionBase, @unchecked Sendable {
 /// handling an event (`flatMap`'s inner sequences, `concat`'s next source,
 /// `retry`) gets its edges as well.
 @usableFromInline
-enum SubscriptionRecorder {
+package enum SubscriptionRecorder {
     /// Whether subscriptions are recorded: one relaxed load of a C global
     /// (`ripple_records_operator_sites`, CRippleAtomics.h), the only thing
     /// the subscription machinery reads when recording is off.
@@ -160,7 +184,7 @@ enum SubscriptionRecorder {
 
     /// The live nodes and edges, and the shared nodes by object (a tuple: see
     /// "State is a tuple" in docs/Architecture.md).
-    typealias State = (nodes: [UInt64: GraphNode], edges: [UInt64: GraphEdge], shared: [UInt64: GraphNode])
+    package typealias State = (nodes: [UInt64: GraphNode], edges: [UInt64: GraphEdge], shared: [UInt64: GraphNode])
 
     /// A shared observable's key in `shared`: its address, as a `UInt64` so that
     /// the index is the same kind of dictionary as `nodes` (one copy of the
@@ -169,7 +193,7 @@ enum SubscriptionRecorder {
         UInt64(UInt(bitPattern: ObjectIdentifier(observable)))
     }
 
-    static let state = LockedState<State>((nodes: [:], edges: [:], shared: [:]))
+    package static let state = LockedState<State>((nodes: [:], edges: [:], shared: [:]))
     @exclusivity(unchecked) private nonisolated(unsafe) static var ids = AtomicCell<UInt64>(0)
 
     static func nextID() -> UInt64 {
@@ -315,5 +339,31 @@ enum SubscriptionRecorder {
                 }
             }
         }
+    }
+}
+
+extension SubscriptionRecorder {
+    /// The name of a node whose operator recorded no site: its shared
+    /// observable's type (`PublishSubject`), else the operator's observable or
+    /// subscription type (`DebounceSink` → `debounce`). Under the recorder's
+    /// lock (the subscription type is written under it).
+    package static func fallbackName(for node: GraphNode) -> String {
+        if node.role == .subscriber { return "subscriber" }
+        if let site = node.operators.first?.site { return site.operatorName }
+        let observable = node.observableType.map(bareTypeName) ?? ""
+        if node.role == .shared { return observable }
+        for (candidate, suffixes) in [(observable, ["Producer", "Observable"]), (node.subscriptionType.map(bareTypeName) ?? "", ["Sink"])] {
+            for suffix in suffixes where candidate.hasSuffix(suffix) && candidate != suffix {
+                let stem = candidate.dropLast(suffix.count)
+                return stem.prefix(1).lowercased() + stem.dropFirst()
+            }
+        }
+        return observable.isEmpty ? "operator" : observable
+    }
+
+    /// A class's name without its generic arguments (`PublishSubject`).
+    private static func bareTypeName(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        return name.split(separator: "<").first.map(String.init) ?? name
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Ripple
+import RippleDebugExport
 
 /// Subscription graphs of a given size shaped like a real app's screens, for the
 /// page's tests: shares with many subscribers, long chains, `flatMapLatest` with

@@ -1,4 +1,5 @@
 import Ripple
+import RippleDebugExport
 import RippleTest
 import XCTest
 

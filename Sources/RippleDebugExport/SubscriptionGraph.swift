@@ -1,8 +1,9 @@
 import Foundation
+import Ripple
 
 /// A snapshot of what is subscribed to what: the live subscription graph.
 ///
-/// Recorded while ``Hooks/recordsOperatorSites`` is on. Each node is an operator
+/// Recorded while `Hooks.recordsOperatorSites` is on. Each node is an operator
 /// subscription (a cold operator subscribed twice is two nodes: two copies of its
 /// work), a shared observable (a subject, a relay, `share`, `publish`) that
 /// appears once with all its subscribers, or a subscriber (`subscribe`, `bind`,
@@ -18,14 +19,15 @@ import Foundation
 ///     .disposed(by: bag)
 /// let graph = SubscriptionGraph.current()
 /// print(graph.textTree)
-/// // with `import RippleDebugExport`:
 /// try graph.html.write(to: URL(fileURLWithPath: "graph.html"), atomically: true, encoding: .utf8)
 /// ```
 ///
-/// ``textTree`` prints the graph for a terminal. The other exports are in the
-/// `RippleDebugExport` module: `dot` (Graphviz), `mermaid` (renders on GitHub),
-/// `json()` (a stable, documented schema: docs/Debugging.md) and `html`, a
-/// self-contained page that draws the graph. A snapshot is
+/// Recording is `Ripple`'s; the graph's types and formats are this module's
+/// (`import RippleDebugExport`), so that an app carries them only where it looks
+/// at a graph. ``textTree`` prints the graph for a terminal, ``dot`` for
+/// Graphviz, ``mermaid`` renders on GitHub, ``json()`` is a stable,
+/// documented schema (docs/Debugging.md) and ``html`` a self-contained page that
+/// draws the graph. A snapshot is
 /// consistent: every edge's ends are in ``nodes``, even while other threads
 /// subscribe and dispose.
 public struct SubscriptionGraph: Sendable, Equatable {
@@ -128,7 +130,7 @@ public struct SubscriptionGraph: Sendable, Equatable {
     }
 
     /// Every live recorded subscription (empty unless
-    /// ``Hooks/recordsOperatorSites`` was on when they were made).
+    /// `Hooks.recordsOperatorSites` was on when they were made).
     public static func current() -> SubscriptionGraph {
         snapshot(where: nil)
     }
@@ -186,7 +188,7 @@ extension SubscriptionGraph {
             }
             // Under the lock: a node's subscription type is written under it.
             var names: [UInt64: String] = [:]
-            for node in nodes { names[node.id] = fallbackName(for: node) }
+            for node in nodes { names[node.id] = SubscriptionRecorder.fallbackName(for: node) }
             return (nodes, edges, names)
         }
         return build(nodes: liveNodes, edges: liveEdges, fallbackNames: names)
@@ -198,17 +200,17 @@ extension SubscriptionGraph {
         var edges: [Edge] = []
         for node in liveNodes.sorted(byKey: { $0.stepIDs[0] }) {
             let subscribers = liveEdges.reduce(0) { $0 + ($1.from === node ? 1 : 0) }
-            let last = AtomicCell.load(&node.lastEvent, ordering: .relaxed)
+            let last = node.lastEventNanoseconds
             let lastEventAt = last == 0 ? nil : Date(timeIntervalSince1970: Double(last) / 1_000_000_000)
-            let events = AtomicCell.load(&node.delivered, ordering: .relaxed)
-            let element = typeName(node.elementType)
+            let events = node.deliveredCount
+            let element = String(describing: node.elementType)
             let kind: Kind
             switch node.role {
             case .subscriber: kind = .subscriber
             case .shared: kind = .shared
             case .operation: kind = hasUpstream.contains(node.stepIDs[0]) ? .operator : .source
             }
-            let sites = node.operators.map(\.site)
+            let sites = node.sites
             let steps = node.stepIDs.count
             for (index, id) in node.stepIDs.enumerated() {
                 let isLast = index == steps - 1
@@ -233,39 +235,9 @@ extension SubscriptionGraph {
             }
         }
         for edge in liveEdges.sorted(byKey: { $0.id }) {
-            edges.append(Edge(
-                from: Int(edge.from.id), to: Int(edge.to.stepIDs[0]), events: AtomicCell.load(&edge.events, ordering: .relaxed)
-            ))
+            edges.append(Edge(from: Int(edge.from.id), to: Int(edge.to.stepIDs[0]), events: edge.eventCount))
         }
         return SubscriptionGraph(capturedAt: Date(), nodes: nodes, edges: edges)
-    }
-
-    /// The name of a node whose operator recorded no site: its shared
-    /// observable's type (`PublishSubject`), else the operator's observable or
-    /// subscription type (`DebounceSink` → `debounce`).
-    static func fallbackName(for node: GraphNode) -> String {
-        if node.role == .subscriber { return "subscriber" }
-        if let site = node.operators.first?.site { return site.operatorName }
-        let observable = node.observableType.map(bareTypeName) ?? ""
-        if node.role == .shared { return observable }
-        for (candidate, suffixes) in [(observable, ["Producer", "Observable"]), (node.subscriptionType.map(bareTypeName) ?? "", ["Sink"])] {
-            for suffix in suffixes where candidate.hasSuffix(suffix) && candidate != suffix {
-                let stem = candidate.dropLast(suffix.count)
-                return stem.prefix(1).lowercased() + stem.dropFirst()
-            }
-        }
-        return observable.isEmpty ? "operator" : observable
-    }
-
-    /// An element type's name (`[Repository]`).
-    static func typeName(_ type: Any.Type) -> String {
-        String(describing: type)
-    }
-
-    /// A class's name without its generic arguments (`PublishSubject`).
-    static func bareTypeName(_ type: Any.Type) -> String {
-        let name = String(describing: type)
-        return name.split(separator: "<").first.map(String.init) ?? name
     }
 }
 

@@ -262,21 +262,21 @@ enum ErrorTraces {
 
     /// Delivers an error along a recorded edge: `body` runs with the hop on
     /// this thread's trail for `error`.
-    static func delivering<Result>(_ error: any Error, from: GraphNode, to: GraphNode, _ body: () -> Result) -> Result {
+    static func delivering(_ error: any Error, from: GraphNode, to: GraphNode, _ body: () -> Void) {
         delivering(error, (from: NodeDescription(from), to: NodeDescription(to)), body)
     }
 
     /// A `checkpoint(_:)` passes `error` on: `body` runs with the checkpoint on
     /// this thread's trail for `error`.
     @usableFromInline
-    static func delivering<Result>(_ error: any Error, checkpoint name: String, site: SiteLiteral, _ body: () -> Result) -> Result {
+    static func delivering(_ error: any Error, checkpoint name: String, site: SiteLiteral, _ body: () -> Void) {
         delivering(error, (from: NodeDescription(checkpoint: name, site: site), to: nil), body)
     }
 
     /// Pushes `hop` on this thread's path for `error` (a new path if the thread
     /// is not delivering it yet), runs `body`, pops the hop. Deliveries nest
     /// like calls, so the trail is a stack: whatever `body` pushes, it pops.
-    private static func delivering<Result>(_ error: any Error, _ hop: Hop, _ body: () -> Result) -> Result {
+    private static func delivering(_ error: any Error, _ hop: Hop, _ body: () -> Void) {
         let key = Key(error)
         let trail = threadTrail
         let index: Int
@@ -342,7 +342,7 @@ enum ErrorTraces {
     /// Runs `body`, the delivery of an error another thread handed over with
     /// its `trail`, with that path on this thread's trail.
     @usableFromInline
-    static func resuming<Result>(_ carried: Trail?, _ body: () -> Result) -> Result {
+    static func resuming(_ carried: Trail?, _ body: () -> Void) {
         guard let carried else { return body() }
         let trail = threadTrail
         trail.deliveries.append((key: carried.key, hops: carried.hops))

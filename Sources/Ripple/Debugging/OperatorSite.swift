@@ -33,7 +33,7 @@ public struct OperatorSite: Hashable, Sendable, CustomStringConvertible {
 
     /// The file's name without its module (`SearchViewModel.swift`).
     public var fileName: String {
-        file.split(separator: "/").last.map(String.init) ?? file
+        file.lastIndex(of: "/").map { String(file[file.index(after: $0)...]) } ?? file
     }
 
     /// `map at SearchViewModel.swift:42`, or just `map` when the site is unknown.

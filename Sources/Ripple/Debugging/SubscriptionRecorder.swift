@@ -245,7 +245,10 @@ package enum SubscriptionRecorder {
         if case .hidden = role {
             return observable.run(observer)
         }
-        let edge = attach(observable, shared: role == .shared, parent: currentNode)
+        let edge = attach(
+            observable, operators: observable.graphOperators, name: observable.graphName, elementType: Element.self,
+            shared: role == .shared, parent: currentNode
+        )
         let downstream = edge.to
         let recorded = AnyObserver<Element> { event in
             edge.record(event)
@@ -278,12 +281,15 @@ package enum SubscriptionRecorder {
 
     /// Adds the node for a subscription of `observable` (or finds its shared
     /// node) and the edge to `parent`, or to a new subscriber node when it is
-    /// subscribed from outside any operator.
-    static func attach<Element>(_ observable: Observable<Element>, shared: Bool, parent: GraphNode?) -> GraphEdge {
+    /// subscribed from outside any operator. Not generic (the element type is
+    /// a value): one copy in every app rather than one beside each
+    /// specialisation.
+    static func attach(
+        _ observable: AnyObject, operators: [SiteLiteral], name: String?, elementType: Any.Type, shared: Bool,
+        parent: GraphNode?
+    ) -> GraphEdge {
         let scopes = NamedStreams.activeScopes()
         let inherited = parent.map { parent in parent.scopes + scopes.filter { scope in !parent.scopes.contains { $0 === scope } } } ?? scopes
-        let operators = observable.graphOperators
-        let name = observable.graphName
         return state.withLock { state in
             let downstream: GraphNode
             if let parent {
@@ -292,7 +298,7 @@ package enum SubscriptionRecorder {
                 let id = nextID()
                 downstream = GraphNode(
                     id: id, stepIDs: [id], role: .subscriber, operators: [], name: nil,
-                    observable: nil, elementType: Element.self, scopes: inherited
+                    observable: nil, elementType: elementType, scopes: inherited
                 )
             }
             state.nodes[downstream.id] = downstream
@@ -305,7 +311,7 @@ package enum SubscriptionRecorder {
                 for _ in 0..<max(1, operators.count) { stepIDs.append(nextID()) }
                 let made = GraphNode(
                     id: stepIDs[stepIDs.count - 1], stepIDs: stepIDs, role: shared ? .shared : .operation,
-                    operators: operators, name: name, observable: observable, elementType: Element.self,
+                    operators: operators, name: name, observable: observable, elementType: elementType,
                     scopes: inherited
                 )
                 if shared {
@@ -364,6 +370,6 @@ extension SubscriptionRecorder {
     /// A class's name without its generic arguments (`PublishSubject`).
     private static func bareTypeName(_ type: Any.Type) -> String {
         let name = String(describing: type)
-        return name.split(separator: "<").first.map(String.init) ?? name
+        return name.firstIndex(of: "<").map { String(name[..<$0]) } ?? name
     }
 }

@@ -45,6 +45,10 @@ let package = Package(
         // lines): a product of its own so that an app that only sends requests
         // does not link the parser, the reconnection machine and their formats.
         .library(name: "RippleHTTPStreaming", targets: ["RippleHTTPStreaming"]),
+        // Cached-then-fresh values (`CachedRepository`, `ValueCache`, `InMemoryCache`):
+        // a product of its own, since it needs no HTTP (any `Single` fetches) and an
+        // app that only sends requests need not carry it.
+        .library(name: "RippleRepository", targets: ["RippleRepository"]),
         // Test doubles for RippleHTTP (a stub `HTTPClient`), for apps' test targets.
         .library(name: "RippleHTTPTesting", targets: ["RippleHTTPTesting"]),
         // RxCocoa's UIKit and AppKit layer (`button.rx.tap`, `tableView.rx.items`,
@@ -91,6 +95,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
         ]),
         .target(name: "RippleHTTPStreaming", dependencies: ["Ripple", "RippleHTTP"]),
+        .target(name: "RippleRepository", dependencies: ["Ripple"]),
         .target(name: "RippleHTTPTesting", dependencies: ["Ripple", "RippleHTTP", "RippleHTTPStreaming"]),
         .target(
             name: "RippleCocoa",
@@ -112,10 +117,11 @@ let package = Package(
         // (they share the suite's helpers).
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleCollections", "RippleDebugExport", "RippleTest"]),
         .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
-        // Streaming/ tests RippleHTTPStreaming too (it shares the loopback server).
+        // Streaming/ tests RippleHTTPStreaming too (it shares the loopback server); it needs
+        // RippleRepository for RepositoryTests and the networking guide's example.
         .testTarget(
             name: "RippleHTTPTests",
-            dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPStreaming", "RippleHTTPTesting"]
+            dependencies: ["Ripple", "RippleTest", "RippleHTTP", "RippleHTTPStreaming", "RippleHTTPTesting", "RippleRepository"]
         ),
         // Test-only: a module declaring `OptionalType` and `filterNil()` as RxOptional
         // and RxSwiftExt do, and the tests that import it next to Ripple (in a target

@@ -119,6 +119,7 @@ let package = Package(
                 "GitHubKit",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleRepository", package: "Ripple"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -129,6 +130,7 @@ let package = Package(
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleCollections", package: "Ripple"),
                 .product(name: "RippleHTTP", package: "Ripple"),
+                .product(name: "RippleRepository", package: "Ripple"),
             ]
         ),
         .executableTarget(
@@ -196,6 +198,7 @@ let package = Package(
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleTest", package: "Ripple"),
                 .product(name: "RippleHTTPTesting", package: "Ripple"),
+                .product(name: "RippleRepository", package: "Ripple"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

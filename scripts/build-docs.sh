@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 echo "==> DocC articles match their guides"
 python3 scripts/docc-articles.py --check
 
-echo "==> DocC: Ripple, RippleTest, RippleCollections, RippleDebugExport, RippleHTTP, RippleHTTPStreaming, RippleHTTPTesting, RippleCocoa"
+echo "==> DocC: Ripple, RippleTest, RippleCollections, RippleDebugExport, RippleHTTP, RippleHTTPStreaming, RippleHTTPTesting, RippleRepository, RippleCocoa"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
@@ -22,6 +22,7 @@ status=0
 # as it compiles here, against the Linux interface targets (docs/UIKit.md).
 RIPPLE_DOCS=1 swift package --traits AsyncHTTPClient generate-documentation \
     --target Ripple --target RippleTest --target RippleCollections --target RippleDebugExport --target RippleHTTP --target RippleHTTPStreaming --target RippleHTTPTesting \
+    --target RippleRepository \
     --target RippleCocoa --warnings-as-errors >"$log" 2>&1 || status=$?
 # A dependency's own package warnings (swift-distributed-tracing, pulled in by the
 # trait, ships a file it does not declare) are not this package's to fix.

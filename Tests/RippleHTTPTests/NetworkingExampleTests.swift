@@ -2,6 +2,7 @@ import Foundation
 import Ripple
 import RippleHTTP
 import RippleHTTPTesting
+import RippleRepository
 import RippleTest
 import XCTest
 

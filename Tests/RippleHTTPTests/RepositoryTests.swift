@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import RippleHTTP
 import RippleHTTPTesting
+import RippleRepository
 import RippleTest
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 import GitHubKit
 import GitHubStore
 import RippleHTTP
+import RippleRepository
 
 /// What the results area shows.
 public enum SearchState: Equatable, Sendable {

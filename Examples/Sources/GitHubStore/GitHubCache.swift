@@ -2,6 +2,7 @@ import Foundation
 import GitHubKit
 import GRDB
 import RippleHTTP
+import RippleRepository
 
 /// What the GitHub cache stores values under: a search page, a page of a user's
 /// repositories, or one repository.

@@ -1,6 +1,7 @@
 import Foundation
 import GitHubKit
 import RippleHTTP
+import RippleRepository
 
 /// The search app's data: GitHub's answers through a cache, as RippleHTTP
 /// ``Fetched`` values: the cached page first (if any), then the network's.

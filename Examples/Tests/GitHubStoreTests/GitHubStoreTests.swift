@@ -5,6 +5,7 @@ import GRDB
 import Ripple
 import RippleHTTP
 import RippleHTTPTesting
+import RippleRepository
 import RippleTest
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import Ripple
 
 /// A store of values by key, for a ``CachedRepository``: in memory
 /// (``InMemoryCache``), on disk, in a database.

@@ -35,9 +35,9 @@ let package = Package(
         // own so that an app without lists does not link them (docs/Performance.md).
         .library(name: "RippleCollections", targets: ["RippleCollections"]),
         // The subscription graph (its snapshot, the text tree, DOT, Mermaid, JSON
-        // and an HTML page) and recorded traces in Chrome's format: a product of
-        // its own, like the collections, so that an app links them only where it
-        // imports them (recording stays in Ripple).
+        // and an HTML page) and the trace recorder (traces in Chrome's format): a
+        // product of its own, like the collections, so that an app links them only
+        // where it imports them (recording and named streams stay in Ripple).
         .library(name: "RippleDebugExport", targets: ["RippleDebugExport"]),
         // Typed, reactive networking on Foundation (FoundationNetworking on Linux).
         .library(name: "RippleHTTP", targets: ["RippleHTTP"]),
@@ -81,9 +81,9 @@ let package = Package(
         // Uses Ripple's `package` declarations (ChangeStore, LockedState): the
         // delivery machinery stays in Ripple, beside the subjects it shares with.
         .target(name: "RippleCollections", dependencies: ["Ripple"]),
-        // The subscription graph (built from Ripple's recorder through `package`
-        // declarations), its exports and the Chrome trace: what only a debugging
-        // session needs (see RippleCollections).
+        // The subscription graph and the trace recorder (fed by Ripple's recorder
+        // and named streams through `package` declarations), and their exports:
+        // what only a debugging session needs (see RippleCollections).
         .target(name: "RippleDebugExport", dependencies: ["Ripple"]),
         .target(name: "RippleTest", dependencies: ["Ripple", "RippleDebugExport"]),
         .target(name: "RippleHTTP", dependencies: [
@@ -116,7 +116,7 @@ let package = Package(
         // Collections/ tests RippleCollections and Debugging/ RippleDebugExport too
         // (they share the suite's helpers).
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleCollections", "RippleDebugExport", "RippleTest"]),
-        .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest"]),
+        .testTarget(name: "RippleTestTests", dependencies: ["Ripple", "RippleTest", "RippleDebugExport"]),
         // Streaming/ tests RippleHTTPStreaming too (it shares the loopback server); it needs
         // RippleRepository for RepositoryTests and the networking guide's example.
         .testTarget(

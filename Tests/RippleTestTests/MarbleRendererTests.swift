@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Ripple
+import RippleDebugExport
 import RippleTest
 import Testing
 

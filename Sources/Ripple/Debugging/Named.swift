@@ -8,7 +8,7 @@ extension ObservableType {
     ///   builds), so a leak report says *which* stream leaked (RippleTest's
     ///   `assertNoLeaks` uses it);
     /// - is recorded as a span, and its events as instants, by every running
-    ///   ``TraceRecorder``;
+    ///   `TraceRecorder` (RippleDebugExport);
     /// - gives its name to a ``debug(_:trimOutput:file:line:function:)`` applied
     ///   right after it without an identifier.
     ///
@@ -113,7 +113,7 @@ public struct NamedSubscription: Hashable, Sendable, CustomStringConvertible {
     /// The stream's name, as given to `named(_:)`.
     public let name: String
     /// An identifier unique to this subscription in this process (the one traces
-    /// use, see ``TraceEvent/subscription``).
+    /// use, see `TraceEvent.subscription` in RippleDebugExport).
     public let id: UInt64
 
     /// Creates a value describing the subscription `id` of the stream `name`.

@@ -1,4 +1,5 @@
 import Ripple
+import RippleDebugExport
 
 extension MarbleTimeline {
     /// The timeline of one subscription in a trace (`TraceRecorder.events`):

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Ripple
+import RippleDebugExport
 import RippleTest
 import XCTest
 

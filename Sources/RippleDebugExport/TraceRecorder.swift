@@ -30,7 +30,7 @@ public struct TraceEvent: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     /// The name of the stream (see `named(_:)`).
     public let stream: String
-    /// The subscription, unique in the process (``NamedSubscription/id``).
+    /// The subscription, unique in the process (`NamedSubscription.id`).
     public let subscription: UInt64
     /// Nanoseconds since the recorder first started, on a monotonic clock.
     public let timestamp: UInt64

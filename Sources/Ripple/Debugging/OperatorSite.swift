@@ -3,7 +3,8 @@
 /// While ``Hooks/recordsOperatorSites`` is on, every operator applied records
 /// where it was applied (the return addresses of the call, symbolicated when a
 /// report shows them); `checkpoint(_:)` always does. Error traces
-/// (``RippleErrorTrace``), the live subscription graph (`SubscriptionGraph`, RippleDebugExport) and leak reports show it:
+/// (``RippleErrorTrace``), the live subscription graph (`SubscriptionGraph`, in
+/// RippleDebugExport) and leak reports show it:
 ///
 /// ```
 /// map at SearchViewModel.swift:42
@@ -33,7 +34,12 @@ public struct OperatorSite: Hashable, Sendable, CustomStringConvertible {
 
     /// The file's name without its module (`SearchViewModel.swift`).
     public var fileName: String {
-        file.lastIndex(of: "/").map { String(file[file.index(after: $0)...]) } ?? file
+        Self.lastComponent(of: file)
+    }
+
+    /// What follows the last `/` of `path` (all of it when there is none).
+    static func lastComponent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
     /// `map at SearchViewModel.swift:42`, or just `map` when the site is unknown.

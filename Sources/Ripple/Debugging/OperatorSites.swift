@@ -257,7 +257,7 @@ enum OperatorSites {
     /// address then maps to Ripple's code).
     static func place(module: String?, path: String, line: Int) -> Place? {
         guard line > 0, !path.hasPrefix(rippleSources) else { return nil }
-        let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        let fileName = OperatorSite.lastComponent(of: path)
         return Place(file: module.map { "\($0)/\(fileName)" } ?? fileName, line: line)
     }
 

@@ -7,10 +7,11 @@ extension Hooks {
     /// operator (with its ``OperatorSite``) subscribed to which, how many events
     /// went through each, and where errors went.
     ///
-    /// That gives the live subscription graph (`SubscriptionGraph.current()`, in
-    /// the `RippleDebugExport` product), error traces that list every operator an error passed through
-    /// (``Swift/Error/rippleTrace``, and the default ``defaultErrorHandler``'s
-    /// output), and leak reports that name each leaked subscription's chain.
+    /// That gives the live subscription graph (`SubscriptionGraph.current()`,
+    /// in the `RippleDebugExport` product), error traces that list every
+    /// operator an error passed through (``Swift/Error/rippleTrace``, and the
+    /// default ``defaultErrorHandler``'s output), and leak reports that name
+    /// each leaked subscription's chain.
     ///
     /// Off by default. The sites themselves are always stored (three words per
     /// operator); what recording adds is per subscription and per event (see

@@ -215,7 +215,7 @@ public enum DebugOutput {
         var parts = tm()
         localtime_r(&seconds, &parts)
         // The C library formats the rest (one call rather than six paddings:
-        // 1.4 KB less code in every app).
+        // about 1 KB less code in every app).
         let dateAndTime = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
             let count = strftime(buffer.baseAddress.unsafelyUnwrapped, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)

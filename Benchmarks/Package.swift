@@ -39,11 +39,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     traits: [
         .trait(name: "AsyncHTTPClient", description: "Measures AsyncHTTPClientTransport in ripple-http-stream."),
+        .trait(name: "CompactPipelines", description: "Measures Ripple built with its CompactPipelines trait."),
     ],
     dependencies: [
         .package(
             name: "Ripple", path: "..",
-            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))]),
+            traits: [
+                .trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+                .trait(name: "CompactPipelines", condition: .when(traits: ["CompactPipelines"])),
+            ]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.5.0"),

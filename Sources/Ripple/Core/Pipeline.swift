@@ -106,9 +106,18 @@ extension ObservableType {
     /// This sequence followed by `step`: the way a synchronous operator is
     /// applied (see ``PipelineStep``). A new stage every time; nothing that
     /// exists is changed. `site` is the operator's (see ``OperatorSite``).
+    ///
+    /// With the package trait `CompactPipelines`, the stage is made by
+    /// `PipelineStage.makeOnce(_:after:site:)`, compiled once in Ripple,
+    /// rather than by `PipelineStage.make(_:after:site:)` specialised in the
+    /// app for each step type (docs/Architecture.md, "Compact pipelines").
     @_alwaysEmitIntoClient
     func appending<Step: PipelineStep>(_ step: Step, site: SiteLiteral) -> Observable<Step.Output> where Step.Input == Element {
+        #if CompactPipelines
+        PipelineStage.makeOnce(step, after: asObservable(), site: site)
+        #else
         PipelineStage.make(step, after: asObservable(), site: site)
+        #endif
     }
 }
 
@@ -472,6 +481,21 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             }
         )
     }
+
+    #if CompactPipelines
+    /// ``make(_:after:site:)``, compiled once in Ripple for every step type
+    /// (unspecialised) and called, not inlined, by the app: the stage's
+    /// functions and its sink's entry points are Ripple's generic code, so an
+    /// app compiles none of them per chain. Only with the package trait
+    /// `CompactPipelines` (see ``ObservableType/appending(_:site:)``).
+    @usableFromInline
+    @inline(never)
+    static func makeOnce(
+        _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral
+    ) -> Observable<Step.Output> {
+        make(step, after: upstream, site: site)
+    }
+    #endif
 
     /// Stores what ``make(_:after:site:)`` computed and
     /// made; nothing else (see there why).

@@ -107,6 +107,26 @@ extension ObservableType {
         onDisposed: (() -> Void)?,
         delivery: MainActorGate?
     ) -> Disposable {
+        #if CompactPipelines
+        asObservable().subscribeOnce(
+            onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: delivery)
+        #else
+        subscribeHere(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: delivery)
+        #endif
+    }
+
+    /// The body of `subscribe(onNext:onError:onCompleted:onDisposed:)`: compiled
+    /// where it is called, for the source's type (see `CompactPipelines` for the
+    /// other way, `Observable.subscribeOnce(onNext:onError:onCompleted:onDisposed:delivery:)`).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func subscribeHere(
+        onNext: ((Element) -> Void)?,
+        onError: ((Swift.Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
         let source = asObservable()
         // A pipeline on a `just` runs now and needs no subscription object (not
         // for main-actor handlers, whose events go through their gate, nor while
@@ -134,7 +154,29 @@ extension ObservableType {
         }
         return handlers.subscription
     }
+}
 
+#if CompactPipelines
+extension Observable {
+    /// `subscribe(onNext:onError:onCompleted:onDisposed:)`, compiled once in
+    /// Ripple for every element type and called, not inlined, by the app (the
+    /// package trait `CompactPipelines`: docs/Architecture.md, "Compact
+    /// pipelines").
+    @usableFromInline
+    @inline(never)
+    func subscribeOnce(
+        onNext: ((Element) -> Void)?,
+        onError: ((Swift.Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?,
+        delivery: MainActorGate?
+    ) -> Disposable {
+        subscribeHere(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, delivery: delivery)
+    }
+}
+#endif
+
+extension ObservableType {
     /// Subscribes handlers that receive `object` as their first argument.
     ///
     /// `object` is held weakly: once it is gone, events are ignored. This replaces

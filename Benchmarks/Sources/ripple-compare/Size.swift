@@ -170,6 +170,11 @@ func loadAverage() -> Double? {
 nonisolated(unsafe) var runningBuildPID: pid_t = 0
 /// The temporary directory of this run, removed on exit and on an interrupt.
 nonisolated(unsafe) var sizeScratchPath = ""
+
+/// `--compact-pipelines`: the throwaway packages build Ripple with its trait
+/// `CompactPipelines` (docs/Performance.md, "Compact pipelines"). Not for the gate,
+/// which measures this package's own executables.
+nonisolated(unsafe) var sizeRippleTraits: [String] = []
 /// The signal sources of `stopBuildsOnInterrupt()`, kept for the whole run.
 nonisolated(unsafe) var sizeSignalSources: [DispatchSourceSignal] = []
 
@@ -273,7 +278,8 @@ func writeSizePackage(
     var targets: [String] = []
     switch library {
     case .ripple:
-        dependencies = ".package(name: \"Ripple\", path: \(quoted(repositoryRoot.path)))"
+        let traits = sizeRippleTraits.isEmpty ? "" : ", traits: [\(sizeRippleTraits.map(quoted).joined(separator: ", "))]"
+        dependencies = ".package(name: \"Ripple\", path: \(quoted(repositoryRoot.path))\(traits))"
         for program in programs {
             let products = program.products.map { ".product(name: \"\($0)\", package: \"Ripple\")" }
             targets.append(".executableTarget(name: \"\(program.target)\", dependencies: [\(products.joined(separator: ", "))], swiftSettings: [.swiftLanguageMode(.v5)])")
@@ -511,7 +517,9 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
         for library in [SizeLibrary.ripple, .rxSwift] {
             guard let measured = results[program.name]?[library.rawValue] else { continue }
             let versus = rx.map { String(format: "%.2f", Double(measured.strippedBytes) / Double($0.strippedBytes)) } ?? "—"
-            print("| \(program.name) | \(library.rawValue) | \(formatBytes(measured.strippedBytes)) | \(formatBytes(measured.textBytes)) | "
+            let name = library == .ripple && !sizeRippleTraits.isEmpty
+                ? "\(library.rawValue) (\(sizeRippleTraits.joined(separator: ", ")))" : library.rawValue
+            print("| \(program.name) | \(name) | \(formatBytes(measured.strippedBytes)) | \(formatBytes(measured.textBytes)) | "
                 + "\(formatSeconds(measured.wallSeconds)) | \(formatSeconds(measured.userSeconds)) | "
                 + "\(formatBuildTime(measured.debug)) | \(formatBuildTime(measured.incremental)) | \(formatLoad(measured)) | "
                 + "\(library == .ripple ? versus : "") |")

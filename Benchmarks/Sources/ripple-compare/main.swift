@@ -22,6 +22,8 @@ import Workloads
 //   ... ripple-compare --size                                              # app size and clean build time
 //                                                                          # (Size.swift; RxSwift column with
 //                                                                          # RIPPLE_RXSWIFT_PATH)
+//   ... ripple-compare --size --compact-pipelines                          # the same, Ripple built with its
+//                                                                          # trait CompactPipelines
 //   ... ripple-compare --check-size Benchmarks/size-baseline.json          # Ripple's sizes against the baseline
 //
 // With RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2 when the package is
@@ -84,6 +86,12 @@ if arguments.contains("--memory") {
 if arguments.contains("--size") || value(of: "--check-size") != nil || value(of: "--write-size-baseline") != nil {
     for flag in ["--check-size", "--write-size-baseline"] where value(of: flag) == "" {
         fail("\(flag) takes a file")
+    }
+    if arguments.contains("--compact-pipelines") {
+        guard value(of: "--check-size") == nil, value(of: "--write-size-baseline") == nil else {
+            fail("--compact-pipelines measures with --size only: the size gate measures the default build")
+        }
+        sizeRippleTraits = ["CompactPipelines"]
     }
     runSizeMode(
         filter: filter,

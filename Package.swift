@@ -12,6 +12,8 @@ import PackageDescription
 // async-http-client or SwiftNIO at all (SwiftPM 6.1+ leaves a dependency used only
 // under a disabled trait out of resolution; `scripts/check-trait-isolation.sh`
 // proves it with a fresh package each way).
+// The other trait, `CompactPipelines`, adds no dependency: it compiles chains once
+// in Ripple instead of in the app (docs/Architecture.md, "Compact pipelines").
 // RippleCocoa and its tests see UIKit/AppKit on Apple platforms and the
 // interface targets on Linux: `#if RIPPLE_COCOA_INTERFACE` picks the import.
 let cocoaInterfaceSettings: [SwiftSetting] = [.define("RIPPLE_COCOA_INTERFACE", .when(platforms: [.linux]))]

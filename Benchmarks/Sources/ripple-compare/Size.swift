@@ -175,6 +175,13 @@ nonisolated(unsafe) var sizeScratchPath = ""
 /// `CompactPipelines` (docs/Performance.md, "Compact pipelines"). Not for the gate,
 /// which measures this package's own executables.
 nonisolated(unsafe) var sizeRippleTraits: [String] = []
+
+/// How the report and `size.json` name `library`: Ripple's traits, if any, with it.
+func sizeLibraryName(_ library: SizeLibrary) -> String {
+    library == .ripple && !sizeRippleTraits.isEmpty
+        ? "\(library.rawValue) (\(sizeRippleTraits.joined(separator: ", ")))" : library.rawValue
+}
+
 /// The signal sources of `stopBuildsOnInterrupt()`, kept for the whole run.
 nonisolated(unsafe) var sizeSignalSources: [DispatchSourceSignal] = []
 
@@ -501,9 +508,9 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
                 directory, library: library,
                 programs: [(target: "App", source: program.sources[library]!, products: program.products[library]!)],
                 rxSwiftPath: rxSwiftPath)
-            FileHandle.standardError.write("building \(program.name) against \(library.rawValue)\n".data(using: .utf8)!)
+            FileHandle.standardError.write("building \(program.name) against \(sizeLibraryName(library))\n".data(using: .utf8)!)
             let measured = buildSizePackage(directory, executables: ["App"])["App"]!
-            results[program.name, default: [:]][library.rawValue] = measured
+            results[program.name, default: [:]][sizeLibraryName(library)] = measured
             try? FileManager.default.removeItem(at: directory)
         }
     }
@@ -513,13 +520,11 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
     print("| " + header.joined(separator: " | ") + " |")
     print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
     for program in programs {
-        let rx = results[program.name]?[SizeLibrary.rxSwift.rawValue]
+        let rx = results[program.name]?[sizeLibraryName(.rxSwift)]
         for library in [SizeLibrary.ripple, .rxSwift] {
-            guard let measured = results[program.name]?[library.rawValue] else { continue }
+            guard let measured = results[program.name]?[sizeLibraryName(library)] else { continue }
             let versus = rx.map { String(format: "%.2f", Double(measured.strippedBytes) / Double($0.strippedBytes)) } ?? "—"
-            let name = library == .ripple && !sizeRippleTraits.isEmpty
-                ? "\(library.rawValue) (\(sizeRippleTraits.joined(separator: ", ")))" : library.rawValue
-            print("| \(program.name) | \(name) | \(formatBytes(measured.strippedBytes)) | \(formatBytes(measured.textBytes)) | "
+            print("| \(program.name) | \(sizeLibraryName(library)) | \(formatBytes(measured.strippedBytes)) | \(formatBytes(measured.textBytes)) | "
                 + "\(formatSeconds(measured.wallSeconds)) | \(formatSeconds(measured.userSeconds)) | "
                 + "\(formatBuildTime(measured.debug)) | \(formatBuildTime(measured.incremental)) | \(formatLoad(measured)) | "
                 + "\(library == .ripple ? versus : "") |")

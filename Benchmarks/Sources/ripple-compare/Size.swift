@@ -273,10 +273,10 @@ func measureExecutable(_ executable: URL, scratch: URL) -> (stripped: Int, text:
     return (stripped, text)
 }
 
-/// Writes a throwaway package building `programs` (target name → SizePrograms file)
+/// Writes a throwaway package building `programs` (target name → its source file)
 /// against `library`, in `directory`.
 func writeSizePackage(
-    _ directory: URL, library: SizeLibrary, programs: [(target: String, source: String, products: [String])],
+    _ directory: URL, library: SizeLibrary, programs: [(target: String, source: URL, products: [String])],
     rxSwiftPath: String?
 ) {
     let manager = FileManager.default
@@ -336,9 +336,7 @@ func writeSizePackage(
         for program in programs {
             let target = directory.appendingPathComponent("Sources/\(program.target)")
             try manager.createDirectory(at: target, withIntermediateDirectories: true)
-            try manager.copyItem(
-                at: sizeProgramsDirectory.appendingPathComponent(program.source),
-                to: target.appendingPathComponent("main.swift"))
+            try manager.copyItem(at: program.source, to: target.appendingPathComponent("main.swift"))
         }
     } catch {
         fail("could not write the package in \(directory.path): \(error)")
@@ -362,9 +360,10 @@ func quoted(_ path: String) -> String {
 }
 
 /// Resolves (untimed: path dependencies only, nothing is downloaded), then builds the
-/// package in release from clean and measures every executable; then builds it in
-/// debug from clean, and again after an edit of each program's source.
-func buildSizePackage(_ directory: URL, executables: [String]) -> [String: SizeMeasurement] {
+/// package in release from clean and measures every executable; then, unless
+/// `releaseOnly`, builds it in debug from clean, and again after an edit of each
+/// program's source.
+func buildSizePackage(_ directory: URL, executables: [String], releaseOnly: Bool = false) -> [String: SizeMeasurement] {
     let log = directory.appendingPathComponent("build.log")
     guard runCommand(["swift", "package", "resolve"], in: directory, log: log) == 0 else {
         fail("swift package resolve failed in \(directory.path); see \(log.path)")
@@ -372,15 +371,12 @@ func buildSizePackage(_ directory: URL, executables: [String]) -> [String: SizeM
     let loadBefore = loadAverage()
     let release = timedBuild(["swift", "build", "-c", "release"], in: directory, log: log)
     let loadAfter = loadAverage()
-    let debug = timedBuild(["swift", "build"], in: directory, log: log)
-    for executable in executables {
-        let source = directory.appendingPathComponent("Sources/\(executable)/main.swift")
-        guard let handle = try? FileHandle(forWritingTo: source) else { fail("could not edit \(source.path)") }
-        handle.seekToEndOfFile()
-        handle.write("// edited by ripple-compare --size: the incremental build\n".data(using: .utf8)!)
-        try? handle.close()
+    var debug: BuildTime?
+    var incremental: BuildTime?
+    if !releaseOnly {
+        debug = timedBuild(["swift", "build"], in: directory, log: log)
+        incremental = timedBuild(["swift", "build"], in: directory, log: log, afterEditing: executables)
     }
-    let incremental = timedBuild(["swift", "build"], in: directory, log: log)
     var results: [String: SizeMeasurement] = [:]
     for executable in executables {
         let (stripped, text) = measureExecutable(
@@ -417,8 +413,17 @@ func measureBuiltSizePrograms(_ programs: [SizeProgram], scratch: URL) -> [Strin
     return measured
 }
 
-/// Runs a build and measures it; a failed build stops the run.
-func timedBuild(_ arguments: [String], in directory: URL, log: URL) -> BuildTime {
+/// Runs a build and measures it; a failed build stops the run. With
+/// `afterEditing`, first adds a line (a comment) to each of those executables'
+/// sources: what an edit of one app file costs.
+func timedBuild(_ arguments: [String], in directory: URL, log: URL, afterEditing executables: [String] = []) -> BuildTime {
+    for executable in executables {
+        let source = directory.appendingPathComponent("Sources/\(executable)/main.swift")
+        guard let handle = try? FileHandle(forWritingTo: source) else { fail("could not edit \(source.path)") }
+        handle.seekToEndOfFile()
+        handle.write("// edited by ripple-compare --size: the incremental build\n".data(using: .utf8)!)
+        try? handle.close()
+    }
     let userBefore = childrenUserSeconds()
     let start = Date()
     let status = runCommand(arguments, in: directory, log: log)
@@ -506,7 +511,8 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
             let directory = scratch.appendingPathComponent("\(library.rawValue.lowercased())-\(program.name)")
             writeSizePackage(
                 directory, library: library,
-                programs: [(target: "App", source: program.sources[library]!, products: program.products[library]!)],
+                programs: [(target: "App", source: sizeProgramsDirectory.appendingPathComponent(program.sources[library]!),
+                            products: program.products[library]!)],
                 rxSwiftPath: rxSwiftPath)
             FileHandle.standardError.write("building \(program.name) against \(sizeLibraryName(library))\n".data(using: .utf8)!)
             let measured = buildSizePackage(directory, executables: ["App"])["App"]!

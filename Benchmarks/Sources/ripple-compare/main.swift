@@ -24,6 +24,8 @@ import Workloads
 //                                                                          # RIPPLE_RXSWIFT_PATH)
 //   ... ripple-compare --size --compact-pipelines                          # the same, Ripple built with its
 //                                                                          # trait CompactPipelines
+//   ... ripple-compare --size --screens 20                                 # what each further screen costs
+//                                                                          # (ScreenCost.swift)
 //   ... ripple-compare --check-size Benchmarks/size-baseline.json          # Ripple's sizes against the baseline
 //
 // With RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2 when the package is
@@ -83,7 +85,7 @@ if arguments.contains("--memory") {
     runMemoryMode(filter: filter)
 }
 // App size and clean build time (Size.swift).
-if arguments.contains("--size") || value(of: "--check-size") != nil || value(of: "--write-size-baseline") != nil {
+if arguments.contains("--size") || value(of: "--screens") != nil || value(of: "--check-size") != nil || value(of: "--write-size-baseline") != nil {
     for flag in ["--check-size", "--write-size-baseline"] where value(of: flag) == "" {
         fail("\(flag) takes a file")
     }
@@ -93,13 +95,20 @@ if arguments.contains("--size") || value(of: "--check-size") != nil || value(of:
         }
         sizeRippleTraits = ["CompactPipelines"]
     }
+    let results = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".results")
+    if let screens = value(of: "--screens") {
+        guard let count = Int(screens), count > 0, value(of: "--check-size") == nil, value(of: "--write-size-baseline") == nil else {
+            fail("--screens takes a number of screens above 0, with --size only (not with the size gate)")
+        }
+        runScreenCostMode(screens: count, resultsDirectory: results)
+    }
     runSizeMode(
         filter: filter,
         check: value(of: "--check-size"),
         writeBaseline: value(of: "--write-size-baseline"),
-        resultsDirectory: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".results"))
+        resultsDirectory: results)
 }
 if arguments.contains("--instructions") || value(of: "--check") != nil || value(of: "--write-baseline") != nil {
     let resultsDirectory = URL(fileURLWithPath: #filePath)

@@ -423,6 +423,11 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// queued, threads that queue more wait until this thread has delivered
     /// what is queued and stopped (``waitForTurnEnd(of:)``), so that it is not
     /// kept delivering for as long as they produce.
+    ///
+    /// The loop takes the lock itself rather than through ``locked(_:)``: no
+    /// code of its caller runs under it, and without the closure Ripple's own
+    /// generic copy of the loop is one function, not two (about 0.6 KB less in
+    /// every program; the loop compiled in an app is the same).
     @_alwaysEmitIntoClient
     final func deliver(startingWith first: Event<Output>) {
         var event = first
@@ -442,22 +447,21 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
                 return
             }
             delivered &+= 1
-            let next = locked { shared -> Event<Output>? in
-                if let event = shared.outbox.popFirst() {
-                    // Every `length` events (a waiting thread that saw no
-                    // progress may have cleared the last mark), or when a
-                    // thread found the queue too long.
-                    if delivered & (DeliveryTurn.length - 1) == 0 || shared.endingTurn == Self.unknownDeliverer {
-                        shared.endingTurn = currentThreadID()
-                    }
-                    if shared.endingTurn != 0 { shared.endingProgress &+= 1 }
-                    return event
-                }
+            lock.lock()
+            guard let next = shared.outbox.popFirst() else {
                 shared.isDelivering = false
                 shared.endingTurn = 0
-                return nil
+                lock.unlock()
+                return
             }
-            guard let next else { return }
+            // Every `length` events (a waiting thread that saw no progress may
+            // have cleared the last mark), or when a thread found the queue too
+            // long.
+            if delivered & (DeliveryTurn.length - 1) == 0 || shared.endingTurn == Self.unknownDeliverer {
+                shared.endingTurn = currentThreadID()
+            }
+            if shared.endingTurn != 0 { shared.endingProgress &+= 1 }
+            lock.unlock()
             event = next
         }
     }

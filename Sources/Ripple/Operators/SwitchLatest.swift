@@ -30,12 +30,14 @@ extension ObservableType where Element: ObservableConvertibleType {
 /// - `outerDone`: the outer sequence has completed;
 /// - `terminated`: a terminal event has been put in the outbox;
 /// - `current`: the latest inner subscription, kept in the state (rather than in
-///   a `SerialDisposable`) so that switching costs one lock round trip;
+///   a `SerialDisposable`) so that switching costs one lock round trip; held as
+///   its base class (the sink only disposes it and asks whether it is disposed),
+///   so that the state is one type for every element type, not one per type;
 /// - `isReleased`: `disposeResources()` ran, no new inner subscription is made.
 @usableFromInline
-typealias SwitchState<Element> = (
+typealias SwitchState = (
     latest: UInt64, hasLatest: Bool, outerDone: Bool, terminated: Bool,
-    current: CombiningSubscription<Element>?, isReleased: Bool
+    current: SubscriptionBase?, isReleased: Bool
 )
 
 /// The engine of `flatMapLatest` and `switchLatest`: one inner subscription at a
@@ -45,7 +47,7 @@ typealias SwitchState<Element> = (
 /// Visible to callers (`@_alwaysEmitIntoClient` methods, `@inlinable`
 /// initialisers), so that it is specialised where the operator is applied.
 @usableFromInline
-final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Element>, Element>, @unchecked Sendable {
+final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState, Element>, @unchecked Sendable {
     @usableFromInline let selector: (SourceElement) throws -> Observable<Element>
 
     @_alwaysEmitIntoClient
@@ -88,7 +90,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
             let inner = CombiningSubscription<Element> { [self] event, inner in
                 innerOn(event, from: inner)
             }
-            let switched = update { state, _ -> (accepted: Bool, previous: CombiningSubscription<Element>?) in
+            let switched = update { state, _ -> (accepted: Bool, previous: SubscriptionBase?) in
                 if state.terminated || state.isReleased { return (false, nil) }
                 state.latest &+= 1
                 state.hasLatest = true
@@ -138,7 +140,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
     /// app compiles it once per element type.
     @_alwaysEmitIntoClient
     func switchWithoutSubscribing(toJust element: Element?, orPipeline pipeline: Pipeline<Element>?) {
-        typealias Switch = (id: UInt64, previous: CombiningSubscription<Element>?, forwarded: Bool)
+        typealias Switch = (id: UInt64, previous: SubscriptionBase?, forwarded: Bool)
         let switched = update { state, outbox -> Switch? in
             if state.terminated || state.isReleased { return nil }
             state.latest &+= 1
@@ -207,7 +209,7 @@ final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState<Elem
 
     @inlinable
     override func disposeResources() {
-        let current = withState { state -> CombiningSubscription<Element>? in
+        let current = withState { state -> SubscriptionBase? in
             state.isReleased = true
             defer { state.current = nil }
             return state.current

@@ -228,6 +228,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
 
         /// Queues an element.
         @_alwaysEmitIntoClient
+        #if CompactPipelines
+        @inline(__always)  // compiled once: one type lookup fewer per call
+        #endif
         mutating func next(_ element: Output) { append(.next(element)) }
 
         /// Queues the elements of a pipeline's run on a `just`, in order.
@@ -251,6 +254,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         }
 
         @_alwaysEmitIntoClient
+        #if CompactPipelines
+        @inline(__always)  // compiled once: one type lookup fewer per call
+        #endif
         mutating func append(_ event: Event<Output>) {
             if head == nil && rest.isEmpty {
                 head = event
@@ -269,6 +275,9 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         }
 
         @_alwaysEmitIntoClient
+        #if CompactPipelines
+        @inline(__always)  // compiled once: one type lookup fewer per call
+        #endif
         mutating func popFirst() -> Event<Output>? {
             if let event = head {
                 head = nil
@@ -334,6 +343,34 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     @_alwaysEmitIntoClient
     final func update<Result>(_ body: (inout State, inout Outbox) throws -> Result) rethrows -> Result {
         var endingTurn: UInt = 0
+        #if CompactPipelines
+        // Compiled once (`flatMapLatest`'s sink, unspecialised): without a
+        // closure, this function looks the outbox's and the event's types up
+        // once, where the closure would look them up again. Specialised (the
+        // default build), the closure's form compiles smaller: without it each
+        // operator's update was inlined whole at every call site
+        // (docs/Performance.md, "Compact pipelines").
+        lock.lock()
+        let result: Result
+        do {
+            result = try body(&shared.state, &shared.outbox)
+        } catch {
+            lock.unlock()
+            throw error
+        }
+        let first: Event<Output>?
+        if shared.isDelivering {
+            if shared.endingTurn == 0 && shared.outbox.rest.count >= DeliveryTurn.length {
+                shared.endingTurn = Self.unknownDeliverer
+            }
+            endingTurn = shared.endingTurn
+            first = nil
+        } else {
+            first = shared.outbox.popFirst()
+            if first != nil { shared.isDelivering = true }
+        }
+        lock.unlock()
+        #else
         let (result, first) = try locked { shared -> (Result, Event<Output>?) in
             let result = try body(&shared.state, &shared.outbox)
             if shared.isDelivering {
@@ -349,6 +386,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
             shared.isDelivering = true
             return (result, first)
         }
+        #endif
         if let first {
             deliver(startingWith: first)
         } else if endingTurn != 0 {

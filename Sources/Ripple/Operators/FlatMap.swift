@@ -73,6 +73,9 @@ extension ObservableType {
     public func flatMapLatest<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
+        #if CompactPipelines
+        return asObservable().switchingOnce(site: SiteLiteral("flatMapLatest")) { try selector($0).asObservable() }
+        #else
         let source = asObservable()
         return Producer(site: SiteLiteral("flatMapLatest")) { observer in
             let sink = SwitchSink<Element, Source.Element>(
@@ -80,6 +83,7 @@ extension ObservableType {
             sink.run(outer: source)
             return sink
         }
+        #endif
     }
 
     /// Maps each element to an inner sequence with `selector` (when the element

@@ -15,14 +15,40 @@ extension ObservableType where Element: ObservableConvertibleType {
     @_alwaysEmitIntoClient
     @inline(never)
     public func switchLatest() -> Observable<Element.Element> {
+        #if CompactPipelines
+        return asObservable().switchingOnce(site: SiteLiteral("switchLatest")) { $0.asObservable() }
+        #else
         let source = asObservable()
         return Producer(site: SiteLiteral("switchLatest")) { observer in
             let sink = SwitchSink<Element, Element.Element>(selector: { $0.asObservable() }, observer: observer)
             sink.run(outer: source)
             return sink
         }
+        #endif
     }
 }
+
+#if CompactPipelines
+extension Observable {
+    /// `flatMapLatest` and `switchLatest` compiled once, in Ripple, for every
+    /// element type (unspecialised), and called, not inlined, by the app: only
+    /// with the package trait `CompactPipelines` (docs/Architecture.md, "Compact
+    /// pipelines"). Without it the operators make their `SwitchSink` where they
+    /// are applied, specialised for the app's types.
+    @usableFromInline
+    @inline(never)
+    func switchingOnce<Result>(
+        site: SiteLiteral, _ selector: @escaping (Element) throws -> Observable<Result>
+    ) -> Observable<Result> {
+        let source = self
+        return Producer(site: site) { observer in
+            let sink = SwitchSink<Element, Result>(selector: selector, observer: observer)
+            sink.run(outer: source)
+            return sink
+        }
+    }
+}
+#endif
 
 /// `switchLatest`'s state (a tuple: see "State is a tuple" in docs/Architecture.md):
 /// - `latest`: the identifier of the latest inner subscription;

@@ -9,8 +9,9 @@
 # Ripple's instruction counts under valgrind against
 # Benchmarks/instructions-baseline.json (counts, unlike timings, do not depend on
 # the machine's load), and every shell command the documentation shows
-# (scripts/check-doc-commands.sh), and the workloads' checksums with Ripple built
-# with its trait `CompactPipelines`.
+# (scripts/check-doc-commands.sh), and the workloads' checksums and the programs'
+# sizes (Benchmarks/size-baseline-compact.json) with Ripple built with its trait
+# `CompactPipelines`.
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 # The app-size gate runs after the Benchmarks build, which builds its programs
 # (scripts/check-size.sh runs it alone).
@@ -114,9 +115,12 @@ scripts/check-doc-commands.sh
 
 # After the documented commands, which build the Benchmarks package without it:
 # Ripple rebuilt with the trait CompactPipelines (its chains, subscribe and
-# handlers compiled once in Ripple, docs/Architecture.md), in release, where
-# specialisation is what the trait changes; every workload must still return
-# OpenCombine's checksums.
-echo "==> The CompactPipelines trait: every workload's checksum (release)"
+# handlers, flatMapLatest's sink compiled once in Ripple, docs/Architecture.md),
+# in release, where specialisation is what the trait changes; every workload must
+# still return OpenCombine's checksums, and the size programs built with it stay
+# within 2 % of their own baseline.
+echo "==> The CompactPipelines trait: every workload's checksum, and the sizes (release)"
 swift build -c release --package-path Benchmarks --traits CompactPipelines
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --checksums
+swift run -c release --skip-build --package-path Benchmarks ripple-compare \
+    --check-size Benchmarks/size-baseline-compact.json

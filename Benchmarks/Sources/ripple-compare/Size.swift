@@ -135,24 +135,46 @@ struct BuildTime: Codable {
 struct SizeBaseline: Codable {
     var comment: String
     var swiftVersion: String
+    /// Ripple's traits in the build that recorded it (absent: none), which the
+    /// build that checks against it must have too (``builtRippleTraits``).
+    var traits: [String]?
     var programs: [String: SizeMeasurement]
 
     enum CodingKeys: String, CodingKey {
         case comment
         case swiftVersion = "swift_version"
+        case traits
         case programs
     }
 }
 
-let sizeBaselineComment = """
-    Stripped bytes and size(1)'s text bytes of each Ripple program of Benchmarks/SizePrograms, \
-    built in release as the Benchmarks package's executables size-<program> (ripple-compare --check-size, \
-    a step of scripts/test-all.sh), which fails when a program's stripped size is more than 2 % above \
-    its figure here. The figures depend on the compiler (swift_version) and the platform, not on the \
-    machine's load. Regenerate with `swift build -c release --package-path Benchmarks` then \
-    `swift run -c release --skip-build --package-path Benchmarks ripple-compare --write-size-baseline \
-    Benchmarks/size-baseline.json`, and commit it on its own, saying why the sizes moved.
-    """
+/// The traits this package was built with that it passes on to Ripple and that
+/// change what the size programs contain: the executables `--check-size` measures
+/// are built with them (`swift build -c release --package-path Benchmarks
+/// --traits CompactPipelines`).
+let builtRippleTraits: [String] = {
+    #if CompactPipelines
+    return ["CompactPipelines"]
+    #else
+    return []
+    #endif
+}()
+
+/// The baseline file's comment, for a build with `traits` (none: the default build).
+func sizeBaselineComment(traits: [String]) -> String {
+    let build = traits.isEmpty ? "" : " --traits " + traits.joined(separator: ",")
+    let file = traits.isEmpty ? "Benchmarks/size-baseline.json" : "Benchmarks/size-baseline-compact.json"
+    let what = traits.isEmpty ? "" : ", Ripple built with its trait\(traits.count == 1 ? "" : "s") \(traits.joined(separator: ", "))"
+    return """
+        Stripped bytes and size(1)'s text bytes of each Ripple program of Benchmarks/SizePrograms\(what), \
+        built in release as the Benchmarks package's executables size-<program> (ripple-compare --check-size, \
+        a step of scripts/test-all.sh), which fails when a program's stripped size is more than 2 % above \
+        its figure here. The figures depend on the compiler (swift_version) and the platform, not on the \
+        machine's load. Regenerate with `swift build -c release --package-path Benchmarks\(build)` then \
+        `swift run -c release --skip-build --package-path Benchmarks ripple-compare --write-size-baseline \
+        \(file)`, and commit it on its own, saying why the sizes moved.
+        """
+}
 
 let sizeTolerance = 0.02
 
@@ -482,7 +504,9 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
         let measured = measureBuiltSizePrograms(programs, scratch: scratch)
         removeSizeScratch(scratch)
         if let writeBaseline {
-            let baseline = SizeBaseline(comment: sizeBaselineComment, swiftVersion: version, programs: measured)
+            let baseline = SizeBaseline(
+                comment: sizeBaselineComment(traits: builtRippleTraits), swiftVersion: version,
+                traits: builtRippleTraits.isEmpty ? nil : builtRippleTraits, programs: measured)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             do {
@@ -563,6 +587,15 @@ func checkSizes(against path: String, _ now: [String: SizeMeasurement], swiftVer
         baseline = try JSONDecoder().decode(SizeBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     } catch {
         fail("could not read the baseline \(path): \(error)")
+    }
+    let recordedTraits = baseline.traits ?? []
+    guard recordedTraits == builtRippleTraits else {
+        func describe(_ traits: [String]) -> String {
+            traits.isEmpty ? "no trait" : (traits.count == 1 ? "the trait " : "the traits ") + traits.joined(separator: ", ")
+        }
+        fail("\(path) was recorded with \(describe(recordedTraits)) and this build has \(describe(builtRippleTraits)): "
+            + "check the default build against Benchmarks/size-baseline.json and the CompactPipelines build "
+            + "(--traits CompactPipelines) against Benchmarks/size-baseline-compact.json")
     }
     if baseline.swiftVersion != swiftVersion {
         print("note: the baseline was recorded with \(baseline.swiftVersion), this is \(swiftVersion); sizes differ between compilers.")

@@ -88,6 +88,19 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// Writes `value` as JSON (indented, keys sorted) to `file`, creating its
+/// directory; a failure stops the run.
+func writeJSON<Value: Encodable>(_ value: Value, to file: URL) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try encoder.encode(value).write(to: file)
+    } catch {
+        fail("could not write \(file.path): \(error)")
+    }
+}
+
 /// The path of this executable, for the children.
 func executablePath() -> String {
     if let path = Bundle.main.executablePath { return path }
@@ -233,25 +246,14 @@ func runInstructionMode(
     print()
     print("valgrind --tool=callgrind, sizes \(instructionSizes.small) and \(instructionSizes.large), (count(large) − count(small)) / \(instructionSizes.large - instructionSizes.small); sizes × 100 for the diff, which works in batches of 10 000 elements; release build.")
 
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    do {
-        try FileManager.default.createDirectory(at: resultsDirectory, withIntermediateDirectories: true)
-        try encoder.encode(results).write(to: resultsDirectory.appendingPathComponent("instructions.json"))
-    } catch {
-        fail("could not write instructions.json: \(error)")
-    }
+    writeJSON(results, to: resultsDirectory.appendingPathComponent("instructions.json"))
 
     let rippleResults = results.compactMapValues { $0[Implementation.ripple.rawValue] }
     if let writeBaseline {
         let baseline = InstructionBaseline(
             comment: baselineComment, sizes: [instructionSizes.small, instructionSizes.large],
             workloads: rippleResults)
-        do {
-            try encoder.encode(baseline).write(to: URL(fileURLWithPath: writeBaseline))
-        } catch {
-            fail("could not write \(writeBaseline): \(error)")
-        }
+        writeJSON(baseline, to: URL(fileURLWithPath: writeBaseline))
         FileHandle.standardError.write("wrote \(writeBaseline)\n".data(using: .utf8)!)
     }
     if let check {

@@ -69,11 +69,7 @@ func measureScreens(count: Int, library: SizeLibrary, scratch: URL, rxSwiftPath:
 /// `--size --screens N`.
 func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     guard screens > 0 else { fail("--screens takes a number of screens above 0") }
-    let rxSwiftPath = ProcessInfo.processInfo.environment["RIPPLE_RXSWIFT_PATH"].flatMap { $0.isEmpty ? nil : $0 }
-    let scratch = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ripple-size-\(ProcessInfo.processInfo.processIdentifier)")
-    sizeScratchPath = scratch.path
-    sizeSignalSources = stopBuildsOnInterrupt()
+    let (rxSwiftPath, scratch) = startSizeRun()
     defer { removeSizeScratch(scratch) }
     if rxSwiftPath == nil {
         print("RxSwift row skipped: set RIPPLE_RXSWIFT_PATH to a checkout of RxSwift 6.10.2 to build the same programs against it.")
@@ -106,14 +102,7 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
         + "from clean in its own package (library and program), one after the other; per screen = the difference ÷ \(screens). "
         + "\(swiftVersion()); \(ProcessInfo.processInfo.activeProcessorCount) cores; user seconds move with the machine's load, bytes do not.")
 
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    do {
-        try FileManager.default.createDirectory(at: resultsDirectory, withIntermediateDirectories: true)
-        try encoder.encode(results).write(to: resultsDirectory.appendingPathComponent("size-per-screen.json"))
-    } catch {
-        fail("could not write size-per-screen.json: \(error)")
-    }
+    writeJSON(results, to: resultsDirectory.appendingPathComponent("size-per-screen.json"))
     FileHandle.standardError.write("wrote \(resultsDirectory.appendingPathComponent("size-per-screen.json").path)\n".data(using: .utf8)!)
     removeSizeScratch(scratch)
     exit(0)

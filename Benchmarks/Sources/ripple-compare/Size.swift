@@ -486,16 +486,24 @@ func formatLoad(_ measurement: SizeMeasurement?) -> String {
     return String(format: "%.1f → %.1f", before, after)
 }
 
-/// `--size`, `--check-size FILE`, `--write-size-baseline FILE`.
-func runSizeMode(filter: String?, check: String?, writeBaseline: String?, resultsDirectory: URL) -> Never {
-    let gate = check != nil || writeBaseline != nil
-    let programs = sizePrograms.filter { program in gate || (filter.map { program.name.contains($0) } ?? true) }
-    guard !programs.isEmpty else { fail("no size program matches --filter \(filter ?? "")") }
+/// What every `--size` run starts with: RxSwift's checkout (`RIPPLE_RXSWIFT_PATH`,
+/// `nil` when unset), and this run's temporary directory, which an interrupt
+/// removes (as the caller does when it ends).
+func startSizeRun() -> (rxSwiftPath: String?, scratch: URL) {
     let rxSwiftPath = ProcessInfo.processInfo.environment["RIPPLE_RXSWIFT_PATH"].flatMap { $0.isEmpty ? nil : $0 }
     let scratch = FileManager.default.temporaryDirectory
         .appendingPathComponent("ripple-size-\(ProcessInfo.processInfo.processIdentifier)")
     sizeScratchPath = scratch.path
     sizeSignalSources = stopBuildsOnInterrupt()
+    return (rxSwiftPath, scratch)
+}
+
+/// `--size`, `--check-size FILE`, `--write-size-baseline FILE`.
+func runSizeMode(filter: String?, check: String?, writeBaseline: String?, resultsDirectory: URL) -> Never {
+    let gate = check != nil || writeBaseline != nil
+    let programs = sizePrograms.filter { program in gate || (filter.map { program.name.contains($0) } ?? true) }
+    guard !programs.isEmpty else { fail("no size program matches --filter \(filter ?? "")") }
+    let (rxSwiftPath, scratch) = startSizeRun()
     defer { removeSizeScratch(scratch) }
     let version = swiftVersion()
 
@@ -507,13 +515,7 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
             let baseline = SizeBaseline(
                 comment: sizeBaselineComment(traits: builtRippleTraits), swiftVersion: version,
                 traits: builtRippleTraits.isEmpty ? nil : builtRippleTraits, programs: measured)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            do {
-                try encoder.encode(baseline).write(to: URL(fileURLWithPath: writeBaseline))
-            } catch {
-                fail("could not write \(writeBaseline): \(error)")
-            }
+            writeJSON(baseline, to: URL(fileURLWithPath: writeBaseline))
             for program in programs {
                 print("\(program.name): \(formatBytes(measured[program.name]?.strippedBytes)) B stripped, \(formatBytes(measured[program.name]?.textBytes)) B text")
             }
@@ -566,14 +568,7 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
         + "\(version); \(ProcessInfo.processInfo.activeProcessorCount) cores; load: /proc/loadavg's one-minute average "
         + "around the release build.")
 
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    do {
-        try FileManager.default.createDirectory(at: resultsDirectory, withIntermediateDirectories: true)
-        try encoder.encode(results).write(to: resultsDirectory.appendingPathComponent("size.json"))
-    } catch {
-        fail("could not write size.json: \(error)")
-    }
+    writeJSON(results, to: resultsDirectory.appendingPathComponent("size.json"))
     FileHandle.standardError.write("wrote \(resultsDirectory.appendingPathComponent("size.json").path)\n".data(using: .utf8)!)
     removeSizeScratch(scratch)
     exit(0)

@@ -361,6 +361,7 @@ class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
         let first: Event<Output>?
         if shared.isDelivering {
             if shared.endingTurn == 0 && shared.outbox.rest.count >= DeliveryTurn.length {
+                // Far behind: the turn ends now (as below).
                 shared.endingTurn = Self.unknownDeliverer
             }
             endingTurn = shared.endingTurn

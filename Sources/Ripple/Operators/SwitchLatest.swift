@@ -71,7 +71,9 @@ typealias SwitchState = (
 /// identifier and dropped.
 ///
 /// Visible to callers (`@_alwaysEmitIntoClient` methods, `@inlinable`
-/// initialisers), so that it is specialised where the operator is applied.
+/// initialisers), so that it is specialised where the operator is applied
+/// (with the package trait `CompactPipelines`, it is made in Ripple instead:
+/// `Observable.switchingOnce(site:_:)`).
 @usableFromInline
 final class SwitchSink<SourceElement, Element>: SerializingSink<SwitchState, Element>, @unchecked Sendable {
     @usableFromInline let selector: (SourceElement) throws -> Observable<Element>

@@ -12,12 +12,19 @@ import Foundation
 // release build's user CPU seconds (the library's build is in both and cancels out,
 // up to the machine's noise: bytes do not move with the load, seconds do). The same
 // measurement docs/Performance.md ("What each screen costs") describes by hand.
+//
+// Then what an edit of the app costs: the N-screen package is built again after a
+// line was added to its source, three times in release, then (after a clean debug
+// build) three times in debug. Only the app's module is compiled again; its one
+// file holds every screen, so the debug rebuild compiles all N of them too.
 
 /// The figures of one library: the two builds.
 struct ScreenCost: Codable {
     var screens: Int
     var empty: SizeMeasurement
     var full: SizeMeasurement
+    /// The N-screen package built again after an edit of the app's source.
+    var edits: EditRebuilds
 
     var bytesPerScreen: Double { Double(full.strippedBytes - empty.strippedBytes) / Double(screens) }
 
@@ -30,6 +37,22 @@ struct ScreenCost: Codable {
         case screens
         case empty = "no_screen"
         case full = "with_screens"
+        case edits = "after_an_edit"
+    }
+}
+
+/// The builds of a package after an edit of its app's source, each after a line
+/// was added: in release, then in debug (after a clean debug build).
+struct EditRebuilds: Codable {
+    static let runs = 3
+    var release: [BuildTime]
+    var debug: [BuildTime]
+
+    /// The range of the runs' user CPU seconds, "1.3 to 1.7".
+    static func userRange(_ runs: [BuildTime]) -> String {
+        let seconds = runs.map(\.userSeconds)
+        guard let low = seconds.min(), let high = seconds.max() else { return "—" }
+        return String(format: "%.1f to %.1f", low, high)
     }
 }
 
@@ -46,8 +69,11 @@ func writeScreensProgram(count: Int, to file: URL) {
 }
 
 /// Builds a package of the screens program with `count` screens against `library`
-/// in release from clean and measures it.
-func measureScreens(count: Int, library: SizeLibrary, scratch: URL, rxSwiftPath: String?) -> SizeMeasurement {
+/// in release from clean and measures it; then runs `afterBuild` on the package's
+/// directory, before it is removed.
+func measureScreens<Extra>(
+    count: Int, library: SizeLibrary, scratch: URL, rxSwiftPath: String?, afterBuild: (URL) -> Extra
+) -> (SizeMeasurement, Extra) {
     let directory = scratch.appendingPathComponent("\(library.rawValue.lowercased())-screens-\(count)")
     let source = scratch.appendingPathComponent("screens-\(count).swift")
     do {
@@ -62,8 +88,25 @@ func measureScreens(count: Int, library: SizeLibrary, scratch: URL, rxSwiftPath:
     writeSizePackage(directory, library: library, programs: [(target: "App", source: source, products: products)], rxSwiftPath: rxSwiftPath)
     FileHandle.standardError.write("building \(count) screens against \(sizeLibraryName(library))\n".data(using: .utf8)!)
     let measured = buildSizePackage(directory, executables: ["App"], releaseOnly: true)["App"]!
+    let extra = afterBuild(directory)
     try? FileManager.default.removeItem(at: directory)
-    return measured
+    return (measured, extra)
+}
+
+/// Builds the package in `directory` (built in release already) again after edits
+/// of its app's source: ``EditRebuilds/runs`` times in release, then, after a clean
+/// debug build, as many times in debug.
+func measureEditRebuilds(in directory: URL) -> EditRebuilds {
+    FileHandle.standardError.write("building it again after edits, in release and debug\n".data(using: .utf8)!)
+    let log = directory.appendingPathComponent("build.log")
+    let release = (0..<EditRebuilds.runs).map { _ in
+        timedBuild(["swift", "build", "-c", "release"], in: directory, log: log, afterEditing: ["App"])
+    }
+    _ = timedBuild(["swift", "build"], in: directory, log: log)
+    let debug = (0..<EditRebuilds.runs).map { _ in
+        timedBuild(["swift", "build"], in: directory, log: log, afterEditing: ["App"])
+    }
+    return EditRebuilds(release: release, debug: debug)
 }
 
 /// `--size --screens N`.
@@ -77,9 +120,10 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     var results: [String: ScreenCost] = [:]
     for library in [SizeLibrary.ripple, .rxSwift] {
         if library == .rxSwift && rxSwiftPath == nil { continue }
-        let empty = measureScreens(count: 0, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath)
-        let full = measureScreens(count: screens, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath)
-        results[sizeLibraryName(library)] = ScreenCost(screens: screens, empty: empty, full: full)
+        let (empty, _) = measureScreens(count: 0, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath) { _ in () }
+        let (full, edits) = measureScreens(
+            count: screens, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath, afterBuild: measureEditRebuilds(in:))
+        results[sizeLibraryName(library)] = ScreenCost(screens: screens, empty: empty, full: full, edits: edits)
     }
 
     let header = ["library", "0 screens, stripped bytes", "\(screens) screens", "bytes per screen",
@@ -98,8 +142,19 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
         print(String(format: "Each screen costs %@ %.1f times the bytes it costs RxSwift.", sizeLibraryName(.ripple), ripple.bytesPerScreen / rx.bytesPerScreen))
     }
     print()
+    let editHeader = ["library", "\(screens)-screen app rebuilt after an edit: release, user s (\(EditRebuilds.runs) runs)",
+                      "debug, user s (\(EditRebuilds.runs) runs)"]
+    print("| " + editHeader.joined(separator: " | ") + " |")
+    print("|" + editHeader.map { _ in "---" }.joined(separator: "|") + "|")
+    for library in [SizeLibrary.ripple, .rxSwift] {
+        guard let cost = results[sizeLibraryName(library)] else { continue }
+        print("| \(sizeLibraryName(library)) | \(EditRebuilds.userRange(cost.edits.release)) | \(EditRebuilds.userRange(cost.edits.debug)) |")
+    }
+    print()
     print("The screens program (scripts/generate-screens-program.py) with 0 and \(screens) screens, each built in release "
         + "from clean in its own package (library and program), one after the other; per screen = the difference ÷ \(screens). "
+        + "Then the \(screens)-screen package built again after a line was added to its source, in release, then in debug "
+        + "(only the app's module is compiled again). "
         + "\(swiftVersion()); \(ProcessInfo.processInfo.activeProcessorCount) cores; user seconds move with the machine's load, bytes do not.")
 
     writeJSON(results, to: resultsDirectory.appendingPathComponent("size-per-screen.json"))

@@ -24,7 +24,7 @@ import Workloads
 //                                                                          # RIPPLE_RXSWIFT_PATH)
 //   ... ripple-compare --size --compact-pipelines                          # the same, Ripple built with its
 //                                                                          # trait CompactPipelines
-//   ... ripple-compare --size --screens 20                                 # what each further screen costs
+//   ... ripple-compare --size --screens 20                                 # what each further screen costs, and an edit of the app
 //                                                                          # (ScreenCost.swift)
 //   ... ripple-compare --check-size Benchmarks/size-baseline.json          # Ripple's sizes against the baseline
 //

@@ -12,21 +12,35 @@ import Foundation
 // release build's user CPU seconds (the library's build is in both and cancels out,
 // up to the machine's noise: bytes do not move with the load, seconds do). The same
 // measurement docs/Performance.md ("What each screen costs") describes by hand.
+// That average includes what the first screen instantiates for every later one (a
+// sink for `String`, say); what each further screen costs is measured between N/2
+// and N screens (a third build, when N is 2 or more).
 //
 // Then what an edit of the app costs: the N-screen package is built again after a
 // line was added to its source, three times in release, then (after a clean debug
 // build) three times in debug. Only the app's module is compiled again; its one
 // file holds every screen, so the debug rebuild compiles all N of them too.
 
-/// The figures of one library: the two builds.
+/// The figures of one library: the builds.
 struct ScreenCost: Codable {
     var screens: Int
     var empty: SizeMeasurement
     var full: SizeMeasurement
+    /// The program with half the screens, ``halfScreens(of:)`` (`nil` for 1 screen).
+    var half: SizeMeasurement?
     /// The N-screen package built again after an edit of the app's source.
     var edits: EditRebuilds
 
     var bytesPerScreen: Double { Double(full.strippedBytes - empty.strippedBytes) / Double(screens) }
+
+    static func halfScreens(of screens: Int) -> Int { screens / 2 }
+
+    /// The bytes of each screen after the first N/2: what one more screen costs,
+    /// without what the first ones instantiate for all.
+    var bytesPerFurtherScreen: Double? {
+        guard let half else { return nil }
+        return Double(full.strippedBytes - half.strippedBytes) / Double(screens - ScreenCost.halfScreens(of: screens))
+    }
 
     var userSecondsPerScreen: Double? {
         guard let full = full.userSeconds, let empty = empty.userSeconds else { return nil }
@@ -37,6 +51,7 @@ struct ScreenCost: Codable {
         case screens
         case empty = "no_screen"
         case full = "with_screens"
+        case half = "with_half_the_screens"
         case edits = "after_an_edit"
     }
 }
@@ -121,25 +136,33 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     for library in [SizeLibrary.ripple, .rxSwift] {
         if library == .rxSwift && rxSwiftPath == nil { continue }
         let (empty, _) = measureScreens(count: 0, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath) { _ in () }
+        let halfScreens = ScreenCost.halfScreens(of: screens)
+        let half = halfScreens == 0 ? nil
+            : measureScreens(count: halfScreens, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath) { _ in () }.0
         let (full, edits) = measureScreens(
             count: screens, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath, afterBuild: measureEditRebuilds(in:))
-        results[sizeLibraryName(library)] = ScreenCost(screens: screens, empty: empty, full: full, edits: edits)
+        results[sizeLibraryName(library)] = ScreenCost(screens: screens, empty: empty, full: full, half: half, edits: edits)
     }
 
-    let header = ["library", "0 screens, stripped bytes", "\(screens) screens", "bytes per screen",
-                  "release user s, 0 → \(screens) screens", "user s per screen", "load before → after (\(screens) screens)"]
+    let half = ScreenCost.halfScreens(of: screens)
+    let header = ["library", "0 screens, stripped bytes", "\(screens) screens", "bytes per screen"]
+        + (half > 0 ? ["bytes per further screen (\(half) → \(screens))"] : [])
+        + ["release user s, 0 → \(screens) screens", "user s per screen", "load before → after (\(screens) screens)"]
     print("| " + header.joined(separator: " | ") + " |")
     print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
     for library in [SizeLibrary.ripple, .rxSwift] {
         guard let cost = results[sizeLibraryName(library)] else { continue }
         print("| \(sizeLibraryName(library)) | \(formatBytes(cost.empty.strippedBytes)) | \(formatBytes(cost.full.strippedBytes)) | "
             + "\(formatBytes(Int(cost.bytesPerScreen.rounded()))) | "
+            + (cost.bytesPerFurtherScreen.map { "\(formatBytes(Int($0.rounded()))) | " } ?? "")
             + "\(formatSeconds(cost.empty.userSeconds)) → \(formatSeconds(cost.full.userSeconds)) | "
             + "\(cost.userSecondsPerScreen.map { String(format: "%.2f", $0) } ?? "—") | \(formatLoad(cost.full)) |")
     }
     if let ripple = results[sizeLibraryName(.ripple)], let rx = results[sizeLibraryName(.rxSwift)], rx.bytesPerScreen > 0 {
         print()
-        print(String(format: "Each screen costs %@ %.1f times the bytes it costs RxSwift.", sizeLibraryName(.ripple), ripple.bytesPerScreen / rx.bytesPerScreen))
+        print(String(format: "Each screen costs %@ %.1f times the bytes it costs RxSwift", sizeLibraryName(.ripple), ripple.bytesPerScreen / rx.bytesPerScreen)
+            + (ripple.bytesPerFurtherScreen.flatMap { mine in rx.bytesPerFurtherScreen.map { String(format: "; each further screen %.2f times", mine / $0) } } ?? "")
+            + ".")
     }
     print()
     let editHeader = ["library", "\(screens)-screen app rebuilt after an edit: release, user s (\(EditRebuilds.runs) runs)",
@@ -151,8 +174,11 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
         print("| \(sizeLibraryName(library)) | \(EditRebuilds.userRange(cost.edits.release)) | \(EditRebuilds.userRange(cost.edits.debug)) |")
     }
     print()
-    print("The screens program (scripts/generate-screens-program.py) with 0 and \(screens) screens, each built in release "
-        + "from clean in its own package (library and program), one after the other; per screen = the difference ÷ \(screens). "
+    let builds = half > 0 ? "0, \(half) and \(screens)" : "0 and \(screens)"
+    let furtherScreen = half > 0 ? ", per further screen = (\(screens) − \(half) screens) ÷ \(screens - half)" : ""
+    print("The screens program (scripts/generate-screens-program.py) with \(builds) screens, each built in release "
+        + "from clean in its own package (library and program), one after the other; per screen = the difference ÷ \(screens)"
+        + "\(furtherScreen). "
         + "Then the \(screens)-screen package built again after a line was added to its source, in release, then in debug "
         + "(only the app's module is compiled again). "
         + "\(swiftVersion()); \(ProcessInfo.processInfo.activeProcessorCount) cores; user seconds move with the machine's load, bytes do not.")

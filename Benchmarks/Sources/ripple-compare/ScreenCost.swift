@@ -132,19 +132,18 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     if rxSwiftPath == nil {
         print("RxSwift row skipped: set RIPPLE_RXSWIFT_PATH to a checkout of RxSwift 6.10.2 to build the same programs against it.")
     }
+    let half = ScreenCost.halfScreens(of: screens)
     var results: [String: ScreenCost] = [:]
     for library in [SizeLibrary.ripple, .rxSwift] {
         if library == .rxSwift && rxSwiftPath == nil { continue }
         let (empty, _) = measureScreens(count: 0, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath) { _ in () }
-        let halfScreens = ScreenCost.halfScreens(of: screens)
-        let half = halfScreens == 0 ? nil
-            : measureScreens(count: halfScreens, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath) { _ in () }.0
+        let halfBuild = half == 0 ? nil
+            : measureScreens(count: half, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath) { _ in () }.0
         let (full, edits) = measureScreens(
             count: screens, library: library, scratch: scratch, rxSwiftPath: rxSwiftPath, afterBuild: measureEditRebuilds(in:))
-        results[sizeLibraryName(library)] = ScreenCost(screens: screens, empty: empty, full: full, half: half, edits: edits)
+        results[sizeLibraryName(library)] = ScreenCost(screens: screens, empty: empty, full: full, half: halfBuild, edits: edits)
     }
 
-    let half = ScreenCost.halfScreens(of: screens)
     let header = ["library", "0 screens, stripped bytes", "\(screens) screens", "bytes per screen"]
         + (half > 0 ? ["bytes per further screen (\(half) → \(screens))"] : [])
         + ["release user s, 0 → \(screens) screens", "user s per screen", "load before → after (\(screens) screens)"]

@@ -16,8 +16,7 @@ let checksumCheckedImplementations = Set(Implementation.allCases).subtracting([.
 func runChecksumMode(filter: String?) -> Never {
     let others = Implementation.allCases.filter { $0 != .ripple && ($0 != .rxSwift || rxSwiftIsBuilt) }
     let header = ["workload", "size", "Ripple"] + others.map(\.rawValue)
-    print("| " + header.joined(separator: " | ") + " |")
-    print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+    printTableHeader(header)
     var mismatches: [String] = []
     for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
         let size = instructionSizes.small * workload.instructionScale
@@ -38,7 +37,7 @@ func runChecksumMode(filter: String?) -> Never {
                 }
             }
         }
-        print("| " + row.joined(separator: " | ") + " |")
+        printTableRow(row)
     }
     print()
     if mismatches.isEmpty {

@@ -240,9 +240,8 @@ func runInstructionMode(
     let header = ["workload", "unit", "Ripple", "OpenCombine (or reference)", "floor",
                   "OpenCombine (or reference) ÷ Ripple", "Ripple allocs/op", "OpenCombine (or reference) allocs/op"]
         + (showsRxSwift ? ["RxSwift", "RxSwift ÷ Ripple", "RxSwift allocs/op"] : [])
-    print("| " + header.joined(separator: " | ") + " |")
-    print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
-    for row in rows { print("| " + row.joined(separator: " | ") + " |") }
+    printTableHeader(header)
+    for row in rows { printTableRow(row) }
     print()
     print("valgrind --tool=callgrind, sizes \(instructionSizes.small) and \(instructionSizes.large), (count(large) − count(small)) / \(instructionSizes.large - instructionSizes.small); sizes × 100 for the diff, which works in batches of 10 000 elements; release build.")
 
@@ -273,8 +272,7 @@ func checkAgainstBaseline(_ path: String, _ now: [String: InstructionMeasurement
         fail("could not read the baseline \(path): \(error)")
     }
     print()
-    print("| workload | baseline instr/op | now | change | baseline allocs/op | now | verdict |")
-    print("|---|---|---|---|---|---|---|")
+    printTableHeader(["workload", "baseline instr/op", "now", "change", "baseline allocs/op", "now", "verdict"])
     var passed = true
     for workload in allWorkloads {
         guard let current = now[workload.id] else { continue }

@@ -12,8 +12,7 @@ import Workloads
 /// Prints, for each memory workload, bytes and blocks per live subscription for
 /// Ripple and OpenCombine, and exits.
 func runMemoryMode(filter: String?) -> Never {
-    print("| workload | Ripple bytes | OpenCombine bytes | Ripple blocks | OpenCombine blocks | OpenCombine ÷ Ripple (bytes) |")
-    print("|---|---|---|---|---|---|")
+    printTableHeader(["workload", "Ripple bytes", "OpenCombine bytes", "Ripple blocks", "OpenCombine blocks", "OpenCombine ÷ Ripple (bytes)"])
     for workload in memoryWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
         var bytes: [Implementation: Double] = [:]
         var blocks: [Implementation: Double] = [:]

@@ -147,8 +147,7 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     let header = ["library", "0 screens, stripped bytes", "\(screens) screens", "bytes per screen"]
         + (half > 0 ? ["bytes per further screen (\(half) → \(screens))"] : [])
         + ["release user s, 0 → \(screens) screens", "user s per screen", "load before → after (\(screens) screens)"]
-    print("| " + header.joined(separator: " | ") + " |")
-    print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+    printTableHeader(header)
     for library in [SizeLibrary.ripple, .rxSwift] {
         guard let cost = results[sizeLibraryName(library)] else { continue }
         print("| \(sizeLibraryName(library)) | \(formatBytes(cost.empty.strippedBytes)) | \(formatBytes(cost.full.strippedBytes)) | "
@@ -166,8 +165,7 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     print()
     let editHeader = ["library", "\(screens)-screen app rebuilt after an edit: release, user s (\(EditRebuilds.runs) runs)",
                       "debug, user s (\(EditRebuilds.runs) runs)"]
-    print("| " + editHeader.joined(separator: " | ") + " |")
-    print("|" + editHeader.map { _ in "---" }.joined(separator: "|") + "|")
+    printTableHeader(editHeader)
     for library in [SizeLibrary.ripple, .rxSwift] {
         guard let cost = results[sizeLibraryName(library)] else { continue }
         print("| \(sizeLibraryName(library)) | \(EditRebuilds.userRange(cost.edits.release)) | \(EditRebuilds.userRange(cost.edits.debug)) |")

@@ -549,8 +549,7 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
 
     let header = ["program", "library", "stripped bytes", "text bytes", "clean build wall s", "clean build user s",
                   "debug clean wall / user s", "debug after an edit wall / user s", "load before → after", "÷ RxSwift (stripped)"]
-    print("| " + header.joined(separator: " | ") + " |")
-    print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+    printTableHeader(header)
     for program in programs {
         let rx = results[program.name]?[sizeLibraryName(.rxSwift)]
         for library in [SizeLibrary.ripple, .rxSwift] {
@@ -595,8 +594,7 @@ func checkSizes(against path: String, _ now: [String: SizeMeasurement], swiftVer
     if baseline.swiftVersion != swiftVersion {
         print("note: the baseline was recorded with \(baseline.swiftVersion), this is \(swiftVersion); sizes differ between compilers.")
     }
-    print("| program | baseline stripped bytes | now | change | now text bytes | verdict |")
-    print("|---|---|---|---|---|---|")
+    printTableHeader(["program", "baseline stripped bytes", "now", "change", "now text bytes", "verdict"])
     var passed = true
     for program in sizePrograms {
         guard let current = now[program.name] else { continue }

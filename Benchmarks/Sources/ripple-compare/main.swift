@@ -217,17 +217,15 @@ for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? t
 }
 
 // Markdown table, ready to paste into the README.
-print("| " + header.joined(separator: " | ") + " |")
-print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+printTableHeader(header)
 for row in rows {
-    print("| " + row.joined(separator: " | ") + " |")
+    printTableRow(row)
 }
 if !referenceRows.isEmpty {
     print()
-    print("| " + referenceHeader.joined(separator: " | ") + " |")
-    print("|" + referenceHeader.map { _ in "---" }.joined(separator: "|") + "|")
+    printTableHeader(referenceHeader)
     for row in referenceRows {
-        print("| " + row.joined(separator: " | ") + " |")
+        printTableRow(row)
     }
 }
 print()

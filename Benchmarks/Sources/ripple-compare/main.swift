@@ -26,6 +26,8 @@ import Workloads
 //                                                                          # trait CompactPipelines
 //   ... ripple-compare --size --screens 20                                 # what each further screen costs, and an edit of the app
 //                                                                          # (ScreenCost.swift)
+//   ... ripple-compare --size --library-builds                             # the core module alone, clean builds in
+//                                                                          # release and debug (LibraryBuilds.swift)
 //   ... ripple-compare --check-size Benchmarks/size-baseline.json          # Ripple's sizes against the baseline
 //
 // With RIPPLE_RXSWIFT_PATH naming a checkout of RxSwift 6.10.2 when the package is
@@ -85,7 +87,8 @@ if arguments.contains("--memory") {
     runMemoryMode(filter: filter)
 }
 // App size and clean build time (Size.swift).
-if arguments.contains("--size") || value(of: "--screens") != nil || value(of: "--check-size") != nil || value(of: "--write-size-baseline") != nil {
+if arguments.contains("--size") || arguments.contains("--library-builds") || value(of: "--screens") != nil
+    || value(of: "--check-size") != nil || value(of: "--write-size-baseline") != nil {
     for flag in ["--check-size", "--write-size-baseline"] where value(of: flag) == "" {
         fail("\(flag) takes a file")
     }
@@ -103,6 +106,12 @@ if arguments.contains("--size") || value(of: "--screens") != nil || value(of: "-
             fail("--screens takes a number of screens above 0, with --size only (not with the size gate)")
         }
         runScreenCostMode(screens: count, resultsDirectory: results)
+    }
+    if arguments.contains("--library-builds") {
+        guard value(of: "--check-size") == nil, value(of: "--write-size-baseline") == nil else {
+            fail("--library-builds measures with --size only (not with the size gate)")
+        }
+        runLibraryBuildsMode(resultsDirectory: results)
     }
     runSizeMode(
         filter: filter,

@@ -321,10 +321,26 @@ enum Downstream<Element> {
     @inline(__always)
     func next(_ element: Element) {
         switch self {
+        #if CompactPipelines
+        case .observer(let observer): Downstream.next(element, to: observer)
+        #else
         case .observer(let observer): observer.on(.next(element))
+        #endif
         case .handlers(let handlers): handlers.next(element)
         }
     }
+
+    #if CompactPipelines
+    /// `observer.on(.next(element))`, out of line: compiled once (the trait
+    /// `CompactPipelines`), a function looks up per call every generic type it
+    /// uses, and the callers of ``next(_:)`` then use no `Event<Element>`
+    /// when the downstream is `subscribe(onNext:...)`'s handlers.
+    @_alwaysEmitIntoClient
+    @inline(never)
+    static func next(_ element: Element, to observer: AnyObserver<Element>) {
+        observer.on(.next(element))
+    }
+    #endif
 
     @_alwaysEmitIntoClient
     @inline(__always)

@@ -571,7 +571,34 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         try filtered(step.applyFailure(error, &state(context).pointee, context), context)
     }
 
-    /// The same for an event of the source (the first stage).
+    #if CompactPipelines
+    /// The same for an event of the source (the first stage). Compiled once
+    /// (the trait `CompactPipelines`), an entry point looks up per element
+    /// every generic type it uses, so the element's path makes no input
+    /// result (it does what `run((element, false), context)` does) and the
+    /// completion's runs out of line (Performance.md, "Compact pipelines").
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func run(_ event: Event<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
+        switch event {
+        case .next(let element):
+            if context.isStopped { return (nil, false) }
+            return try filtered(step.next(element, &state(context).pointee), context)
+        case .completed: return try runCompletion(context)
+        case .error(let error): return try runFailure(error, context)
+        }
+    }
+
+    /// The source's completion, out of line (see above).
+    @_alwaysEmitIntoClient
+    @inline(never)
+    func runCompletion(_ context: PipelineContext) throws -> StepResult<Step.Output> {
+        try run((nil, true), context)
+    }
+    #else
+    /// The same for an event of the source (the first stage). (Specialised,
+    /// the `CompactPipelines` form above costs 1 to 11 instructions more per
+    /// element: `hot-chain`, `cold-range`.)
     @_alwaysEmitIntoClient
     @inline(__always)
     func run(_ event: Event<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
@@ -581,6 +608,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         case .error(let error): return try runFailure(error, context)
         }
     }
+    #endif
 
     /// `result` through ``predicate``, as through a `filter` step of its own.
     @_alwaysEmitIntoClient
@@ -719,7 +747,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
                     try stage.pullHere(sink.context, input, failure, at: stage.position)
                 }
             } catch {
-                sink.finish(.error(error))
+                sink.finish(failingWith: error)
                 return
             }
             sink.deliver(result)
@@ -736,7 +764,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         do {
             result = try sink.withTail(PipelineStage<Step>.self) { try $0.run(event, sink.context) }
         } catch {
-            sink.finish(.error(error))
+            sink.finish(failingWith: error)
             return
         }
         sink.deliver(result)
@@ -869,9 +897,27 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
             downstream.next(element)
         }
         if result.ends {
-            finish(.completed)
+            finish(failingWith: nil)
         }
     }
+
+    /// Ends the stream with `error`, or completes it (`nil`). Compiled once
+    /// (the trait `CompactPipelines`), out of line: the entry points that call
+    /// it then use no `Event<Output>`, a type metadata lookup per element;
+    /// specialised, inlined, so that the event is made where it is known.
+    #if CompactPipelines
+    @_alwaysEmitIntoClient
+    @inline(never)
+    final func finish(failingWith error: Swift.Error?) {
+        finish(error.map { .error($0) } ?? .completed)
+    }
+    #else
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    final func finish(failingWith error: Swift.Error?) {
+        finish(error.map { .error($0) } ?? .completed)
+    }
+    #endif
 
     /// Out of line: the cold path.
     @_alwaysEmitIntoClient

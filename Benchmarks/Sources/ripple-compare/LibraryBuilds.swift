@@ -26,13 +26,6 @@ struct LibraryBuilds: Codable {
         case loadAfter = "load_after"
     }
 
-    /// The range of the runs' seconds, "19.0 to 20.6".
-    static func range(_ runs: [BuildTime], _ seconds: KeyPath<BuildTime, Double>) -> String {
-        let values = runs.map { $0[keyPath: seconds] }
-        guard let low = values.min(), let high = values.max() else { return "—" }
-        return String(format: "%.1f to %.1f", low, high)
-    }
-
     /// The lowest user CPU seconds of `runs` (the least disturbed run), for ratios.
     static func lowestUser(_ runs: [BuildTime]) -> Double? {
         runs.map(\.userSeconds).min()
@@ -90,8 +83,8 @@ func runLibraryBuildsMode(resultsDirectory: URL) -> Never {
         let load = builds.loadBefore.flatMap { before in builds.loadAfter.map { String(format: "%.1f → %.1f", before, $0) } } ?? "—"
         printTableRow([
             "\(sizeLibraryName(library)), `\(target)`",
-            LibraryBuilds.range(builds.release, \.userSeconds), LibraryBuilds.range(builds.release, \.wallSeconds),
-            LibraryBuilds.range(builds.debug, \.userSeconds), LibraryBuilds.range(builds.debug, \.wallSeconds),
+            BuildTime.range(builds.release, \.userSeconds), BuildTime.range(builds.release, \.wallSeconds),
+            BuildTime.range(builds.debug, \.userSeconds), BuildTime.range(builds.debug, \.wallSeconds),
             library == .ripple ? "\(ratio(builds, \.release)) / \(ratio(builds, \.debug))" : "",
             load,
         ])

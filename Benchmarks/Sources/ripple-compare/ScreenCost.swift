@@ -62,13 +62,6 @@ struct EditRebuilds: Codable {
     static let runs = 3
     var release: [BuildTime]
     var debug: [BuildTime]
-
-    /// The range of the runs' user CPU seconds, "1.3 to 1.7".
-    static func userRange(_ runs: [BuildTime]) -> String {
-        let seconds = runs.map(\.userSeconds)
-        guard let low = seconds.min(), let high = seconds.max() else { return "—" }
-        return String(format: "%.1f to %.1f", low, high)
-    }
 }
 
 /// Writes the screens program with `count` screens to `file`, with the script that
@@ -168,7 +161,7 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     printTableHeader(editHeader)
     for library in [SizeLibrary.ripple, .rxSwift] {
         guard let cost = results[sizeLibraryName(library)] else { continue }
-        print("| \(sizeLibraryName(library)) | \(EditRebuilds.userRange(cost.edits.release)) | \(EditRebuilds.userRange(cost.edits.debug)) |")
+        print("| \(sizeLibraryName(library)) | \(BuildTime.range(cost.edits.release, \.userSeconds)) | \(BuildTime.range(cost.edits.debug, \.userSeconds)) |")
     }
     print()
     let builds = half > 0 ? "0, \(half) and \(screens)" : "0 and \(screens)"

@@ -129,6 +129,13 @@ struct BuildTime: Codable {
         case wallSeconds = "wall_seconds"
         case userSeconds = "user_seconds"
     }
+
+    /// The range of `runs`' `seconds` (user or wall), "1.3 to 1.7".
+    static func range(_ runs: [BuildTime], _ seconds: KeyPath<BuildTime, Double>) -> String {
+        let values = runs.map { $0[keyPath: seconds] }
+        guard let low = values.min(), let high = values.max() else { return "—" }
+        return String(format: "%.1f to %.1f", low, high)
+    }
 }
 
 /// The baseline file: Ripple's stripped and text bytes per program.

@@ -906,19 +906,15 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
     /// (the trait `CompactPipelines`), out of line: the entry points that call
     /// it then use no `Event<Output>`, a type metadata lookup per element;
     /// specialised, inlined, so that the event is made where it is known.
+    @_alwaysEmitIntoClient
     #if CompactPipelines
-    @_alwaysEmitIntoClient
     @inline(never)
-    final func finish(failingWith error: Swift.Error?) {
-        finish(error.map { .error($0) } ?? .completed)
-    }
     #else
-    @_alwaysEmitIntoClient
     @inline(__always)
+    #endif
     final func finish(failingWith error: Swift.Error?) {
         finish(error.map { .error($0) } ?? .completed)
     }
-    #endif
 
     /// Out of line: the cold path.
     @_alwaysEmitIntoClient

@@ -277,7 +277,7 @@ func checkAgainstBaseline(_ path: String, _ now: [String: InstructionMeasurement
     for workload in allWorkloads {
         guard let current = now[workload.id] else { continue }
         guard let reference = baseline.workloads[workload.id] else {
-            print("| \(workload.id) | — | \(formatCount(current.instructionsPerOp)) | — | — | \(formatCount(current.mallocsPerOp)) | new (not in the baseline) |")
+            printTableRow([workload.id, "—", formatCount(current.instructionsPerOp), "—", "—", formatCount(current.mallocsPerOp), "new (not in the baseline)"])
             continue
         }
         let change = (current.instructionsPerOp - reference.instructionsPerOp) / reference.instructionsPerOp
@@ -293,9 +293,10 @@ func checkAgainstBaseline(_ path: String, _ now: [String: InstructionMeasurement
         } else {
             verdict = "ok"
         }
-        print("| \(workload.id) | \(formatCount(reference.instructionsPerOp)) | \(formatCount(current.instructionsPerOp)) | "
-            + String(format: "%+.1f %%", change * 100)
-            + " | \(formatCount(reference.mallocsPerOp)) | \(formatCount(current.mallocsPerOp)) | \(verdict) |")
+        printTableRow([
+            workload.id, formatCount(reference.instructionsPerOp), formatCount(current.instructionsPerOp),
+            String(format: "%+.1f %%", change * 100), formatCount(reference.mallocsPerOp), formatCount(current.mallocsPerOp), verdict,
+        ])
     }
     print()
     print(passed

@@ -31,8 +31,10 @@ func runMemoryMode(filter: String?) -> Never {
             blocks[implementation] = Double(statistics.mallocCount - statistics.freeCount) / count
             withExtendedLifetime(run) {}
         }
-        print("| \(workload.title) | \(formatCount(bytes[.ripple])) | \(formatCount(bytes[.openCombine])) | "
-            + "\(formatCount(blocks[.ripple])) | \(formatCount(blocks[.openCombine])) | \(ratio(bytes[.ripple], bytes[.openCombine])) |")
+        printTableRow([
+            workload.title, formatCount(bytes[.ripple]), formatCount(bytes[.openCombine]),
+            formatCount(blocks[.ripple]), formatCount(blocks[.openCombine]), ratio(bytes[.ripple], bytes[.openCombine]),
+        ])
     }
     print()
     print("Bytes requested from malloc and not freed, per live subscription (\(memoryWorkloads.first?.operations ?? 0) subscriptions kept), release build.")

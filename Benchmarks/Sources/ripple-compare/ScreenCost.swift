@@ -143,11 +143,12 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     printTableHeader(header)
     for library in [SizeLibrary.ripple, .rxSwift] {
         guard let cost = results[sizeLibraryName(library)] else { continue }
-        print("| \(sizeLibraryName(library)) | \(formatBytes(cost.empty.strippedBytes)) | \(formatBytes(cost.full.strippedBytes)) | "
-            + "\(formatBytes(Int(cost.bytesPerScreen.rounded()))) | "
-            + (cost.bytesPerFurtherScreen.map { "\(formatBytes(Int($0.rounded()))) | " } ?? "")
-            + "\(formatSeconds(cost.empty.userSeconds)) → \(formatSeconds(cost.full.userSeconds)) | "
-            + "\(cost.userSecondsPerScreen.map { String(format: "%.2f", $0) } ?? "—") | \(formatLoad(cost.full)) |")
+        printTableRow(
+            [sizeLibraryName(library), formatBytes(cost.empty.strippedBytes), formatBytes(cost.full.strippedBytes),
+             formatBytes(Int(cost.bytesPerScreen.rounded()))]
+            + (cost.bytesPerFurtherScreen.map { [formatBytes(Int($0.rounded()))] } ?? [])
+            + ["\(formatSeconds(cost.empty.userSeconds)) → \(formatSeconds(cost.full.userSeconds))",
+               cost.userSecondsPerScreen.map { String(format: "%.2f", $0) } ?? "—", formatLoad(cost.full)])
     }
     if let ripple = results[sizeLibraryName(.ripple)], let rx = results[sizeLibraryName(.rxSwift)], rx.bytesPerScreen > 0 {
         print()
@@ -161,7 +162,9 @@ func runScreenCostMode(screens: Int, resultsDirectory: URL) -> Never {
     printTableHeader(editHeader)
     for library in [SizeLibrary.ripple, .rxSwift] {
         guard let cost = results[sizeLibraryName(library)] else { continue }
-        print("| \(sizeLibraryName(library)) | \(BuildTime.range(cost.edits.release, \.userSeconds)) | \(BuildTime.range(cost.edits.debug, \.userSeconds)) |")
+        printTableRow([
+            sizeLibraryName(library), BuildTime.range(cost.edits.release, \.userSeconds), BuildTime.range(cost.edits.debug, \.userSeconds),
+        ])
     }
     print()
     let builds = half > 0 ? "0, \(half) and \(screens)" : "0 and \(screens)"

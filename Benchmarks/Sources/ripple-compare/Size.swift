@@ -562,10 +562,12 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
         for library in [SizeLibrary.ripple, .rxSwift] {
             guard let measured = results[program.name]?[sizeLibraryName(library)] else { continue }
             let versus = rx.map { String(format: "%.2f", Double(measured.strippedBytes) / Double($0.strippedBytes)) } ?? "—"
-            print("| \(program.name) | \(sizeLibraryName(library)) | \(formatBytes(measured.strippedBytes)) | \(formatBytes(measured.textBytes)) | "
-                + "\(formatSeconds(measured.wallSeconds)) | \(formatSeconds(measured.userSeconds)) | "
-                + "\(formatBuildTime(measured.debug)) | \(formatBuildTime(measured.incremental)) | \(formatLoad(measured)) | "
-                + "\(library == .ripple ? versus : "") |")
+            printTableRow([
+                program.name, sizeLibraryName(library), formatBytes(measured.strippedBytes), formatBytes(measured.textBytes),
+                formatSeconds(measured.wallSeconds), formatSeconds(measured.userSeconds),
+                formatBuildTime(measured.debug), formatBuildTime(measured.incremental), formatLoad(measured),
+                library == .ripple ? versus : "",
+            ])
         }
     }
     print()
@@ -606,7 +608,7 @@ func checkSizes(against path: String, _ now: [String: SizeMeasurement], swiftVer
     for program in sizePrograms {
         guard let current = now[program.name] else { continue }
         guard let reference = baseline.programs[program.name] else {
-            print("| \(program.name) | — | \(formatBytes(current.strippedBytes)) | — | \(formatBytes(current.textBytes)) | new (not in the baseline) |")
+            printTableRow([program.name, "—", formatBytes(current.strippedBytes), "—", formatBytes(current.textBytes), "new (not in the baseline)"])
             continue
         }
         let change = Double(current.strippedBytes - reference.strippedBytes) / Double(reference.strippedBytes)
@@ -617,8 +619,10 @@ func checkSizes(against path: String, _ now: [String: SizeMeasurement], swiftVer
         } else {
             verdict = "ok"
         }
-        print("| \(program.name) | \(formatBytes(reference.strippedBytes)) | \(formatBytes(current.strippedBytes)) | "
-            + String(format: "%+.1f %%", change * 100) + " | \(formatBytes(current.textBytes)) | \(verdict) |")
+        printTableRow([
+            program.name, formatBytes(reference.strippedBytes), formatBytes(current.strippedBytes),
+            String(format: "%+.1f %%", change * 100), formatBytes(current.textBytes), verdict,
+        ])
     }
     print()
     print(passed

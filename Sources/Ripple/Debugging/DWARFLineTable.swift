@@ -54,8 +54,8 @@ struct DWARFLineTable {
 
     /// The table of an ELF image's sections; `nil` if it has no line table.
     init?(_ sections: ELFSections) {
-        guard let lines = sections[".debug_line"] else { return nil }
-        let context = DWARFStrings(lineStrings: sections[".debug_line_str"], strings: sections[".debug_str"])
+        guard let lines = sections.lines else { return nil }
+        let context = DWARFStrings(lineStrings: sections.lineStrings, strings: sections.strings)
         var reader = ByteReader(lines)
         while !reader.isAtEnd {
             guard let unitEnd = parseUnit(&reader, context) else { break }
@@ -258,10 +258,17 @@ struct DWARFStrings {
     let strings: UnsafeRawBufferPointer?
 }
 
-/// The named sections of an ELF64 little-endian image that symbolication reads:
-/// the debugging sections and the symbol tables.
+/// The sections of an ELF64 little-endian image that symbolication reads: the
+/// line table and its strings, and the symbol tables. (Seven fields rather than
+/// a dictionary by name: every program links this code, and a dictionary type
+/// of its own cost each about 3 KB of specialised code.)
 struct ELFSections {
-    private var sections: [String: UnsafeRawBufferPointer] = [:]
+    /// `.debug_line`, `.debug_line_str`, `.debug_str`.
+    private(set) var lines, lineStrings, strings: UnsafeRawBufferPointer?
+    /// `.symtab` and `.strtab`: the full symbol table and its names.
+    private(set) var symbols, symbolNames: UnsafeRawBufferPointer?
+    /// `.dynsym` and `.dynstr`: the dynamic (exported) symbols and their names.
+    private(set) var dynamicSymbols, dynamicSymbolNames: UnsafeRawBufferPointer?
 
     init?(_ image: UnsafeRawBufferPointer) {
         var header = ByteReader(image)
@@ -289,15 +296,20 @@ struct ELFSections {
                   entry.offset < UInt64(image.count), entry.size <= UInt64(image.count) - entry.offset else { continue }
             var nameReader = ByteReader(nameTable)
             nameReader.offset = Int(entry.name)
-            guard let name = nameReader.cString(), name.hasPrefix(".debug_") || Self.symbolSections.contains(name)
-            else { continue }
-            sections[name] = UnsafeRawBufferPointer(rebasing: image[Int(entry.offset)..<Int(entry.offset + entry.size)])
+            guard let name = nameReader.cString() else { continue }
+            let contents = UnsafeRawBufferPointer(rebasing: image[Int(entry.offset)..<Int(entry.offset + entry.size)])
+            switch name {
+            case ".debug_line": lines = contents
+            case ".debug_line_str": lineStrings = contents
+            case ".debug_str": strings = contents
+            case ".symtab": symbols = contents
+            case ".strtab": symbolNames = contents
+            case ".dynsym": dynamicSymbols = contents
+            case ".dynstr": dynamicSymbolNames = contents
+            default: continue
+            }
         }
     }
-
-    private static let symbolSections: Set<String> = [".symtab", ".strtab", ".dynsym", ".dynstr"]
-
-    subscript(name: String) -> UnsafeRawBufferPointer? { sections[name] }
 }
 
 /// Bounds-checked little-endian reads; every read returns `nil` past the end.

@@ -50,8 +50,8 @@ final class ELFImage: @unchecked Sendable {
         }
         // The full symbol table where the file has one (a binary that is not
         // stripped), else the dynamic one (exported symbols only).
-        let (symbols, names) = sections[".symtab"].map { ($0, sections[".strtab"]) }
-            ?? (sections[".dynsym"], sections[".dynstr"])
+        let (symbols, names) = sections.symbols.map { ($0, sections.symbolNames) }
+            ?? (sections.dynamicSymbols, sections.dynamicSymbolNames)
         self.file = file
         self.functions = symbols.map(Self.functions(in:)) ?? []
         self.names = names

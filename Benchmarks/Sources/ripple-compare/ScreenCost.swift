@@ -108,7 +108,7 @@ func measureEditRebuilds(in directory: URL) -> EditRebuilds {
     FileHandle.standardError.write("building it again after edits, in release and debug\n".data(using: .utf8)!)
     let log = directory.appendingPathComponent("build.log")
     let release = (0..<EditRebuilds.runs).map { _ in
-        timedBuild(["swift", "build", "-c", "release"], in: directory, log: log, afterEditing: ["App"])
+        timedBuild(sizeReleaseBuild, in: directory, log: log, afterEditing: ["App"])
     }
     _ = timedBuild(["swift", "build"], in: directory, log: log)
     let debug = (0..<EditRebuilds.runs).map { _ in

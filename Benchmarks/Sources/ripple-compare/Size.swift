@@ -205,10 +205,27 @@ nonisolated(unsafe) var sizeScratchPath = ""
 /// which measures this package's own executables.
 nonisolated(unsafe) var sizeRippleTraits: [String] = []
 
-/// How the report and `size.json` name `library`: Ripple's traits, if any, with it.
+/// `--internalize-at-link`: the release builds of the throwaway packages (both
+/// libraries, each program) pass the compiler `-internalize-at-link` and
+/// `-function-sections`, which let the linker drop the functions a program does
+/// not call, public ones included (by default the compiler keeps every public
+/// function: docs/Performance.md, "What the linker may drop"). Not for the gate.
+nonisolated(unsafe) var sizeReleaseArguments: [String] = []
+
+/// The arguments `--internalize-at-link` adds to `swift build -c release`.
+let internalizeAtLinkArguments = ["-internalize-at-link", "-function-sections"].flatMap {
+    ["-Xswiftc", "-Xfrontend", "-Xswiftc", $0]
+}
+
+/// `swift build -c release`, with the arguments of `--internalize-at-link` if given.
+var sizeReleaseBuild: [String] { ["swift", "build", "-c", "release"] + sizeReleaseArguments }
+
+/// How the report and `size.json` name `library`: Ripple's traits, if any, with it,
+/// and the release builds' compiler flags, if any.
 func sizeLibraryName(_ library: SizeLibrary) -> String {
-    library == .ripple && !sizeRippleTraits.isEmpty
-        ? "\(library.rawValue) (\(sizeRippleTraits.joined(separator: ", ")))" : library.rawValue
+    var details = library == .ripple ? sizeRippleTraits : []
+    if !sizeReleaseArguments.isEmpty { details.append("-internalize-at-link") }
+    return details.isEmpty ? library.rawValue : "\(library.rawValue) (\(details.joined(separator: ", ")))"
 }
 
 /// The signal sources of `stopBuildsOnInterrupt()`, kept for the whole run.
@@ -398,7 +415,7 @@ func buildSizePackage(_ directory: URL, executables: [String], releaseOnly: Bool
         fail("swift package resolve failed in \(directory.path); see \(log.path)")
     }
     let loadBefore = loadAverage()
-    let release = timedBuild(["swift", "build", "-c", "release"], in: directory, log: log)
+    let release = timedBuild(sizeReleaseBuild, in: directory, log: log)
     let loadAfter = loadAverage()
     var debug: BuildTime?
     var incremental: BuildTime?
@@ -574,7 +591,8 @@ func runSizeMode(filter: String?, check: String?, writeBaseline: String?, result
     print("Release builds, each from clean in its own package (library and program), one after the other, then a clean "
         + "debug build of the same package, then the debug build again after one line was added to the program's source; "
         + "\(version); \(ProcessInfo.processInfo.activeProcessorCount) cores; load: /proc/loadavg's one-minute average "
-        + "around the release build.")
+        + "around the release build."
+        + (sizeReleaseArguments.isEmpty ? "" : " The release builds with `\(sizeReleaseArguments.joined(separator: " "))`."))
 
     writeJSON(results, to: resultsDirectory.appendingPathComponent("size.json"))
     FileHandle.standardError.write("wrote \(resultsDirectory.appendingPathComponent("size.json").path)\n".data(using: .utf8)!)

@@ -24,6 +24,8 @@ import Workloads
 //                                                                          # RIPPLE_RXSWIFT_PATH)
 //   ... ripple-compare --size --compact-pipelines                          # the same, Ripple built with its
 //                                                                          # trait CompactPipelines
+//   ... ripple-compare --size --internalize-at-link                        # the same, every release build with
+//                                                                          # -internalize-at-link -function-sections
 //   ... ripple-compare --size --screens 20                                 # what each further screen costs, and an edit of the app
 //                                                                          # (ScreenCost.swift)
 //   ... ripple-compare --size --library-builds                             # the core module alone, clean builds in
@@ -97,6 +99,12 @@ if arguments.contains("--size") || arguments.contains("--library-builds") || val
             fail("--compact-pipelines measures with --size only: the size gate measures the default build")
         }
         sizeRippleTraits = ["CompactPipelines"]
+    }
+    if arguments.contains("--internalize-at-link") {
+        guard value(of: "--check-size") == nil, value(of: "--write-size-baseline") == nil, !arguments.contains("--library-builds") else {
+            fail("--internalize-at-link measures with --size and --screens only: the size gate measures the default build")
+        }
+        sizeReleaseArguments = internalizeAtLinkArguments
     }
     let results = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

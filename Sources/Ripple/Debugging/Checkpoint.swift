@@ -82,3 +82,23 @@ final class CheckpointSink<Element>: Sink<Element>, @unchecked Sendable {
         }
     }
 }
+
+extension PrimitiveSequence {
+    /// Marks this point of the chain in the trace of every error that passes it,
+    /// with `description` and the place `checkpoint` was written: the `Single`,
+    /// `Maybe` and `Completable` form of ``ObservableType/checkpoint(_:)``.
+    ///
+    /// The outcome passes through unchanged: succeeds or completes as the source
+    /// does, fails with the source's error, whose ``Swift/Error/rippleTrace``
+    /// lists this checkpoint.
+    ///
+    /// ```
+    /// source:               ----#
+    /// checkpoint("load"):   ----#     (the error's trace: checkpoint("load") at File.swift:12)
+    /// ```
+    @_alwaysEmitIntoClient
+    @inline(never)
+    public func checkpoint(_ description: String) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.checkpoint(description))
+    }
+}

@@ -129,6 +129,33 @@ final class ErrorTraceKindsTests: RippleTestCase {
         XCTAssertEqual(trace?.steps.map(\.name), ["failing"])
     }
 
+    func testCheckpointOnSingleMaybeAndCompletableTracesEveryKindOfError() {
+        for (kind, error) in errors {
+            var traces: [String?] = []
+            let line = #line
+            _ = Single<Int>.error(error).checkpoint("single")
+                .subscribe(onSuccess: { _ in XCTFail(kind) }, onFailure: { traces.append($0.rippleTrace?.description) })
+            _ = Maybe<Int>.error(error).checkpoint("maybe")
+                .subscribe(onSuccess: { _ in XCTFail(kind) }, onError: { traces.append($0.rippleTrace?.description) })
+            _ = Completable.error(error).checkpoint("completable")
+                .subscribe(onCompleted: { XCTFail(kind) }, onError: { traces.append($0.rippleTrace?.description) })
+            XCTAssertEqual(traces, [
+                "checkpoint(\"single\") at ErrorTraceKindsTests.swift:\(line + 1)",
+                "checkpoint(\"maybe\") at ErrorTraceKindsTests.swift:\(line + 3)",
+                "checkpoint(\"completable\") at ErrorTraceKindsTests.swift:\(line + 5)",
+            ], kind)
+        }
+    }
+
+    func testCheckpointOnSingleMaybeAndCompletablePassesTheirOutcomes() {
+        var outcomes: [String] = []
+        _ = Single.just(1).checkpoint("single").subscribe(onSuccess: { outcomes.append("success \($0)") })
+        _ = Maybe.just(2).checkpoint("maybe").subscribe(onSuccess: { outcomes.append("success \($0)") })
+        _ = Maybe<Int>.empty().checkpoint("maybe").subscribe(onCompleted: { outcomes.append("empty") })
+        _ = Completable.empty().checkpoint("completable").subscribe(onCompleted: { outcomes.append("completed") })
+        XCTAssertEqual(outcomes, ["success 1", "success 2", "empty", "completed"])
+    }
+
     func testAnErrorReadAfterItsDeliveryReadsItsLatestPath() {
         let subject = PublishSubject<Int>()
         var stored: (any Error)?

@@ -49,7 +49,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func never() -> Observable<Element> {
-        Producer(kind: .direct) { _ in
+        Producer(kind: .direct, site: SiteLiteral("never")) { _ in
             nil
         }
     }
@@ -62,7 +62,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func error(_ error: Swift.Error) -> Observable<Element> {
-        ValueProducer(error, kind: .direct) { error, observer in
+        ValueProducer(error, kind: .direct, site: SiteLiteral("error")) { error, observer in
             observer.on(.error(error))
             return nil
         }

@@ -34,7 +34,7 @@ extension AsyncSequence where Self: Sendable {
     /// - Parameter priority: The priority of the iterating task.
     @_alwaysEmitIntoClient
     public func asObservable(priority: TaskPriority? = nil) -> Observable<Element> {
-        Producer { observer in
+        Producer(site: SiteLiteral("asObservable")) { observer in
             let sink = ForwardingSink(observer: observer)
             let task = Task(priority: priority) {
                 do {

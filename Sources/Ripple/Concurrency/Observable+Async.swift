@@ -101,7 +101,7 @@ extension ObservableType {
         priority: TaskPriority? = nil,
         _ work: @escaping @Sendable () async throws -> Element
     ) -> Observable<Element> {
-        Producer { observer in
+        Producer(site: SiteLiteral("fromAsync")) { observer in
             let sink = ForwardingSink(observer: observer)
             let operation: @Sendable () async -> Void = {
                 do {

@@ -47,7 +47,7 @@ extension ObservableType {
         priority: TaskPriority? = nil,
         _ body: @escaping @Sendable @isolated(any) (AnyObserver<Element>) async throws -> Void
     ) -> Observable<Element> {
-        Producer { observer in
+        Producer(site: SiteLiteral("task")) { observer in
             let sink = ForwardingSink(observer: observer)
             let emitter = AnyObserver<Element> { event in sink.forward(event) }
             let task = Task(priority: priority) {

@@ -47,7 +47,7 @@ extension Reactive where Base: NotificationCenter {
     public func notification(_ name: Notification.Name?, object: AnyObject? = nil) -> Observable<Notification> {
         let center = base
         let filtersBySender = object != nil
-        return Producer { [weak object] observer in
+        return Producer(site: SiteLiteral("notification")) { [weak object] observer in
             if filtersBySender && object == nil { return nil }
             let sink = SerializingSink<Void, Notification>(state: (), observer: observer)
             let token = center.addObserver(forName: name, object: object, queue: nil) { notification in

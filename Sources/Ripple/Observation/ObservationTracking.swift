@@ -49,7 +49,7 @@ extension ObservableType {
     /// For `@MainActor` models, ``observing(_:)`` checks `read` as main-actor code.
     @_alwaysEmitIntoClient
     public static func observing(on scheduler: SchedulerType, _ read: @escaping () -> Element) -> Observable<Element> {
-        Producer { observer in
+        Producer(site: SiteLiteral("observing")) { observer in
             let sink = ObservationTrackingSink(read: read, scheduler: scheduler, observer: observer)
             sink.start()
             return sink

@@ -35,7 +35,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func empty() -> Observable<Element> {
-        Producer(kind: .direct) { observer in
+        Producer(kind: .direct, site: SiteLiteral("empty")) { observer in
             observer.on(.completed)
             return nil
         }
@@ -73,7 +73,7 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @inline(never)
     public static func from(optional: Element?) -> Observable<Element> {
-        Producer(kind: .direct) { observer in
+        Producer(kind: .direct, site: SiteLiteral("from")) { observer in
             if let optional {
                 observer.on(.next(optional))
             }
@@ -86,7 +86,7 @@ extension ObservableType {
     /// step scheduled on `scheduler`.
     @_alwaysEmitIntoClient
     public static func from(optional: Element?, scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        Producer { observer in
+        Producer(site: SiteLiteral("from")) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(disposable: scheduler.schedule(optional) { optional -> Disposable in
                 guard let optional else {

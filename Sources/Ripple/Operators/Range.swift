@@ -30,7 +30,7 @@ extension ObservableType where Element: RxAbstractInteger {
                 return sink
             }
         }
-        return emitting(scheduler: scheduler, initial: { Element.zero }) { index in
+        return emitting(scheduler: scheduler, site: SiteLiteral("range"), initial: { Element.zero }) { index in
             guard index < count else { return .completed }
             defer { index += 1 }
             return .next(start + index)
@@ -87,7 +87,7 @@ extension ObservableType {
     public static func repeatElement(
         _ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> {
-        emitting(scheduler: scheduler, initial: { () }) { _ in .next(element) }
+        emitting(scheduler: scheduler, site: SiteLiteral("repeatElement"), initial: { () }) { _ in .next(element) }
     }
 
     /// Generates elements like a `for` loop: starting from `initialState`, emits the
@@ -104,7 +104,7 @@ extension ObservableType {
         scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
         iterate: @escaping (Element) throws -> Element
     ) -> Observable<Element> {
-        emitting(scheduler: scheduler, initial: { (state: initialState, isFirst: true) }) { generator in
+        emitting(scheduler: scheduler, site: SiteLiteral("generate"), initial: { (state: initialState, isFirst: true) }) { generator in
             do {
                 if !generator.isFirst {
                     generator.state = try iterate(generator.state)

@@ -7,13 +7,13 @@ extension ObservableType {
     /// ```
     @_alwaysEmitIntoClient
     public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
-        from(elements, scheduler: scheduler)
+        from(sequence: elements, scheduler: scheduler, site: SiteLiteral("of"))
     }
 
     /// A sequence of the array's elements, sent on `scheduler`, then completion.
     @_alwaysEmitIntoClient
     public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
-        from(sequence: array, scheduler: scheduler)
+        from(sequence: array, scheduler: scheduler, site: SiteLiteral("from"))
     }
 
     /// A sequence of `sequence`'s elements, sent on `scheduler`, then completion.
@@ -22,22 +22,22 @@ extension ObservableType {
     public static func from<Source: Swift.Sequence>(
         _ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> where Source.Element == Element {
-        from(sequence: sequence, scheduler: scheduler)
+        from(sequence: sequence, scheduler: scheduler, site: SiteLiteral("from"))
     }
 
     @_alwaysEmitIntoClient
     static func from<Source: Swift.Sequence>(
-        sequence: Source, scheduler: ImmediateSchedulerType
+        sequence: Source, scheduler: ImmediateSchedulerType, site: SiteLiteral
     ) -> Observable<Element> where Source.Element == Element {
         guard CurrentThreadScheduler.isInstance(scheduler) else {
-            return emitting(scheduler: scheduler, initial: { sequence.makeIterator() }) { iterator in
+            return emitting(scheduler: scheduler, site: site, initial: { sequence.makeIterator() }) { iterator in
                 iterator.next().map { .next($0) } ?? .completed
             }
         }
         // The common case, as `emitting` builds it but with closures that capture
         // nothing: one object for the observable (`of(x)` inside a `flatMap` is
         // built once per element) instead of a producer and two closure contexts.
-        return ValueProducer(sequence) { sequence, observer in
+        return ValueProducer(sequence, site: site) { sequence, observer in
             let sink = TrampolineEmitterSink(observer: observer, state: sequence.makeIterator()) { iterator in
                 iterator.next().map { .next($0) } ?? .completed
             }
@@ -57,17 +57,18 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     static func emitting<State>(
         scheduler: ImmediateSchedulerType,
+        site: SiteLiteral,
         initial: @escaping () -> State,
         step: @escaping (inout State) -> Event<Element>
     ) -> Observable<Element> {
         if CurrentThreadScheduler.isInstance(scheduler) {
-            return Producer { observer in
+            return Producer(site: site) { observer in
                 let sink = TrampolineEmitterSink(observer: observer, state: initial(), step: step)
                 Trampoline.current.pointee.queue.append { sink.run() }
                 return sink
             }
         }
-        return Producer { observer in
+        return Producer(site: site) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(disposable: scheduler.scheduleRecursive(initial()) { state, recurse in
                 var state = state

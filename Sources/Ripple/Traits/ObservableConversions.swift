@@ -24,7 +24,7 @@ extension ObservableType {
     /// second element turns into an error before anything was delivered.
     private func atMostOne(requireOne: Bool) -> Observable<Element> {
         let source = asObservable()
-        return Producer { observer in
+        return Producer(site: requireOne ? SiteLiteral("asSingle") : SiteLiteral("asMaybe")) { observer in
             let sink = AtMostOneSink(requireOne: requireOne, observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { sink.on($0) }))
             return sink

@@ -113,6 +113,45 @@ final class SubscriptionGraphTests: RippleTestCase {
         XCTAssertEqual(trace, "subscriber ← concat at SubscriptionGraphTests.swift:\(#line - 2) ← error at SubscriptionGraphTests.swift:\(#line - 2)")
     }
 
+    func testEveryFactoryIsNamedWithItsSite() {
+        let bag = DisposeBag()
+        let scope = NamedSubscriptionScope()
+        // On a scheduler that is never advanced, each stays subscribed and in the graph.
+        let scheduler = TestScheduler(initialClock: 0)
+        let line = #line
+        scope.run {
+            Observable.of(1, 2, scheduler: scheduler).subscribe().disposed(by: bag)
+            Observable.from([1], scheduler: scheduler).subscribe().disposed(by: bag)
+            Observable.range(start: 0, count: 2, scheduler: scheduler).subscribe().disposed(by: bag)
+            Observable.repeatElement(1, scheduler: scheduler).subscribe().disposed(by: bag)
+            Observable.generate(initialState: 0, condition: { $0 < 2 }, scheduler: scheduler, iterate: { $0 + 1 })
+                .subscribe().disposed(by: bag)
+            Observable.from(optional: 1, scheduler: scheduler).subscribe().disposed(by: bag)
+            NotificationCenter.default.rx.notification(Notification.Name("ripple.tests.graph")).subscribe().disposed(by: bag)
+            Observable<Int>.never().asSingle().subscribe().disposed(by: bag)
+            Observable<Int>.never().asMaybe().subscribe().disposed(by: bag)
+        }
+        let graph = scope.subscriptionGraph()
+        let sites = graph.nodes.compactMap { node in node.site.map { "\(node.operatorName) \($0.line - line)" } }
+        XCTAssertEqual(sites.sorted(), [
+            "asMaybe 11", "asSingle 10", "from 3", "from 8", "generate 6", "never 10", "never 11",
+            "notification 9", "of 2", "range 4", "repeatElement 5",
+        ], graph.textTree)
+
+        // Errors name their origin.
+        struct Failure: Error {}
+        var traces: [String?] = []
+        let errorLine = #line
+        Observable.generate(initialState: 0, condition: { _ in throw Failure() }, iterate: { $0 + 1 })
+            .subscribe(onError: { traces.append($0.rippleTrace?.description) }).disposed(by: bag)
+        Observable<Int>.empty().asSingle()
+            .subscribe(onFailure: { traces.append($0.rippleTrace?.description) }).disposed(by: bag)
+        XCTAssertEqual(traces, [
+            "subscriber ← generate at SubscriptionGraphTests.swift:\(errorLine + 1)",
+            "subscriber ← asSingle at SubscriptionGraphTests.swift:\(errorLine + 3)",
+        ])
+    }
+
     func testNothingIsRecordedWhenRecordingIsOff() {
         Hooks.recordsOperatorSites = false
         let bag = DisposeBag()

@@ -11,9 +11,14 @@ extension ObservableType {
     /// ```
     public func concat<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Element>
     where Source.Element == Element {
+        concat(second.asObservable(), site: SiteLiteral("concat"))
+    }
+
+    /// ``concat(_:)`` under the name of the operator that applies it (`andThen`).
+    @usableFromInline
+    func concat(_ second: Observable<Element>, site: SiteLiteral) -> Observable<Element> {
         let first = asObservable()
-        let second = second.asObservable()
-        return ConcatObservable(site: SiteLiteral("concat")) { pending in
+        return ConcatObservable(site: site) { pending in
             pending.append(.source(second))
             pending.append(.source(first))
         }

@@ -118,7 +118,7 @@ final class GroupBySink<Key: Hashable, Element>: Sink<GroupedObservable<Key, Ele
         let refCount = self.refCount
         // Subscribed without the trampoline, like the subject it listens to (as
         // in RxSwift).
-        return Producer(kind: .direct) { observer in
+        return Producer(kind: .direct, site: SiteLiteral(label: "group")) { observer in
             let retained = refCount.retain()
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(disposable: Disposables.create(subject.subscribe(AnyObserver { sink.forward($0) }), retained))

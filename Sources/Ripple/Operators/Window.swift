@@ -157,7 +157,7 @@ final class WindowSink<Element>: Sink<Observable<Element>>, @unchecked Sendable 
     /// The window's subject, wrapped so that subscribing keeps the source alive.
     private func windowObservable(_ subject: PublishSubject<Element>) -> Observable<Element> {
         let refCount = self.refCount
-        return Producer { observer in
+        return Producer(site: SiteLiteral(label: "window")) { observer in
             let retained = refCount.retain()
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(disposable: Disposables.create(subject.subscribe(AnyObserver { sink.forward($0) }), retained))

@@ -211,7 +211,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// ```
     @_alwaysEmitIntoClient
     public func andThen(_ second: Completable) -> Completable {
-        concat(second)
+        Completable(raw: primitiveSequence.source.concat(second.source, site: SiteLiteral("andThen")))
     }
 
     /// Subscribes to `second` after this `Completable` has completed and passes on
@@ -227,7 +227,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// ```
     @_alwaysEmitIntoClient
     public func andThen<Element>(_ second: Observable<Element>) -> Observable<Element> {
-        primitiveSequence.source.elementless(as: Element.self).concat(second)
+        primitiveSequence.source.elementless(as: Element.self).concat(second, site: SiteLiteral("andThen"))
     }
 }
 
@@ -238,7 +238,7 @@ extension Observable where Element == Swift.Never {
     @usableFromInline
     func elementless<Other>(as type: Other.Type) -> Observable<Other> {
         let source = self
-        return Producer { observer in
+        return Producer(site: SiteLiteral(label: "Completable")) { observer in
             let sink = ForwardingSink(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {

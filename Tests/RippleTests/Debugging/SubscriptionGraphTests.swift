@@ -152,6 +152,27 @@ final class SubscriptionGraphTests: RippleTestCase {
         ])
     }
 
+    func testInnerSequencesAndAndThenAreNamed() {
+        let bag = DisposeBag()
+        let scope = NamedSubscriptionScope()
+        let subject = PublishSubject<Int>()
+        let scheduler = TestScheduler(initialClock: 0)
+        let line = #line
+        scope.run {
+            subject.window(timeSpan: .seconds(100), count: 3, scheduler: scheduler).flatMap { $0 }.subscribe().disposed(by: bag)
+            subject.groupBy { $0 % 2 }.flatMap { $0.asObservable() }.subscribe().disposed(by: bag)
+            Completable.create { _ in Disposables.create() }.andThen(Single.just(1)).subscribe().disposed(by: bag)
+            Completable.create { _ in Disposables.create() }.andThen(Completable.empty()).subscribe().disposed(by: bag)
+        }
+        subject.onNext(1)
+        let graph = scope.subscriptionGraph()
+        let names = Set(graph.nodes.map(\.operatorName))
+        XCTAssertTrue(names.isSuperset(of: ["window", "group", "andThen", "Completable"]), graph.textTree)
+        XCTAssertTrue(names.isDisjoint(with: ["forwarding", "concat", "Producer", "value"]), graph.textTree)
+        let andThen = graph.nodes.filter { $0.operatorName == "andThen" }.compactMap { $0.site?.line }
+        XCTAssertEqual(andThen.sorted(), [line + 4, line + 5], graph.textTree)
+    }
+
     func testNothingIsRecordedWhenRecordingIsOff() {
         Hooks.recordsOperatorSites = false
         let bag = DisposeBag()

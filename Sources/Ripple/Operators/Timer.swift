@@ -11,7 +11,7 @@ extension ObservableType where Element: RxAbstractInteger {
     /// ```
     @_alwaysEmitIntoClient
     public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
-        timer(period, period: period, scheduler: scheduler)
+        timer(period, period: period, scheduler: scheduler, site: SiteLiteral("interval"))
     }
 
     /// Emits 0 after `dueTime`; then, if `period` is given, 1, 2, ... every `period`
@@ -29,10 +29,19 @@ extension ObservableType where Element: RxAbstractInteger {
     /// `MainScheduler.instance`).
     @_alwaysEmitIntoClient
     public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
+        timer(dueTime, period: period, scheduler: scheduler, site: SiteLiteral("timer"))
+    }
+
+    /// ``timer(_:period:scheduler:)`` under the name of the operator applied
+    /// (`interval` is a `timer` whose first element comes after one period).
+    @_alwaysEmitIntoClient
+    static func timer(
+        _ dueTime: RxTimeInterval, period: RxTimeInterval?, scheduler: SchedulerType, site: SiteLiteral
+    ) -> Observable<Element> {
         if let period, period.isNegative {
             return .error(RxError.argumentOutOfRange)
         }
-        return Producer(site: SiteLiteral("timer")) { observer in
+        return Producer(site: site) { observer in
             let sink = ForwardingSink(observer: observer)
             if let period {
                 sink.setUpstream(disposable: scheduler.schedulePeriodic(Element.zero, startAfter: dueTime, period: period) { count in

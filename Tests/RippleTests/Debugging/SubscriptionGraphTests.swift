@@ -130,11 +130,12 @@ final class SubscriptionGraphTests: RippleTestCase {
             NotificationCenter.default.rx.notification(Notification.Name("ripple.tests.graph")).subscribe().disposed(by: bag)
             Observable<Int>.never().asSingle().subscribe().disposed(by: bag)
             Observable<Int>.never().asMaybe().subscribe().disposed(by: bag)
+            Observable<Int>.interval(.seconds(1), scheduler: scheduler).subscribe().disposed(by: bag)
         }
         let graph = scope.subscriptionGraph()
         let sites = graph.nodes.compactMap { node in node.site.map { "\(node.operatorName) \($0.line - line)" } }
         XCTAssertEqual(sites.sorted(), [
-            "asMaybe 11", "asSingle 10", "from 3", "from 8", "generate 6", "never 10", "never 11",
+            "asMaybe 11", "asSingle 10", "from 3", "from 8", "generate 6", "interval 12", "never 10", "never 11",
             "notification 9", "of 2", "range 4", "repeatElement 5",
         ], graph.textTree)
 

@@ -7,7 +7,7 @@ public func XCTAssertEqual<Element: Equatable>(
     _ lhs: [Event<Element>], _ rhs: [Event<Element>], file: StaticString = #filePath, line: UInt = #line
 ) {
     if lhs == rhs { return }
-    XCTFail(describeDifference(lhs, rhs))
+    XCTFail(describeDifference(lhs, rhs), file: file, line: line)
 }
 
 /// Asserts that two recorded event lists are equal; on failure prints both lists
@@ -17,7 +17,7 @@ public func XCTAssertEqual<Element: Equatable>(
     file: StaticString = #filePath, line: UInt = #line
 ) {
     if lhs == rhs { return }
-    XCTFail(describeDifference(lhs, rhs))
+    XCTFail(describeDifference(lhs, rhs), file: file, line: line)
 }
 
 /// Asserts that two lists of `Single` outcomes are equal.
@@ -25,7 +25,7 @@ public func XCTAssertEqual<Element: Equatable>(
     _ lhs: [SingleEvent<Element>], _ rhs: [SingleEvent<Element>], file: StaticString = #filePath, line: UInt = #line
 ) {
     if lhs.count == rhs.count && zip(lhs, rhs).allSatisfy({ $0 == $1 }) { return }
-    XCTFail(describeDifference(lhs, rhs))
+    XCTFail(describeDifference(lhs, rhs), file: file, line: line)
 }
 
 /// Asserts that two lists of `Maybe` outcomes are equal.
@@ -33,7 +33,7 @@ public func XCTAssertEqual<Element: Equatable>(
     _ lhs: [MaybeEvent<Element>], _ rhs: [MaybeEvent<Element>], file: StaticString = #filePath, line: UInt = #line
 ) {
     if lhs == rhs { return }
-    XCTFail(describeDifference(lhs, rhs))
+    XCTFail(describeDifference(lhs, rhs), file: file, line: line)
 }
 
 /// Asserts that two lists of `Completable` outcomes are equal.
@@ -41,7 +41,7 @@ public func XCTAssertEqual(
     _ lhs: [CompletableEvent], _ rhs: [CompletableEvent], file: StaticString = #filePath, line: UInt = #line
 ) {
     if lhs == rhs { return }
-    XCTFail(describeDifference(lhs, rhs))
+    XCTFail(describeDifference(lhs, rhs), file: file, line: line)
 }
 
 /// Asserts that the `.next` elements of `stream` are `elements`, ignoring times
@@ -51,7 +51,7 @@ public func XCTAssertRecordedElements<Element: Equatable>(
 ) {
     let actual = stream.compactMap { $0.value.element }
     if actual == elements { return }
-    XCTFail(describeDifference(actual, elements))
+    XCTFail(describeDifference(actual, elements), file: file, line: line)
 }
 
 /// Both lists, one item per line, the first differing line marked with `>`.

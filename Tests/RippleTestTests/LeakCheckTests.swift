@@ -7,26 +7,7 @@ import XCTest
 
 // MARK: - XCTest
 
-final class LeakCheckXCTests: XCTestCase {
-    private var captured: [(description: String, line: Int)] = []
-    private var capturing = false
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append((description, lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
-    private func capture(_ body: () throws -> Void) rethrows -> [(description: String, line: Int)] {
-        captured = []
-        capturing = true
-        defer { capturing = false }
-        try body()
-        return captured
-    }
-
+final class LeakCheckXCTests: FailureCapturingTestCase {
     func testABlockThatCleansUpPasses() {
         let relay = BehaviorRelay(value: "")
         let failures = capture {

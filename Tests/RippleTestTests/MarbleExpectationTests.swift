@@ -176,26 +176,7 @@ import XCTest
 // MARK: - XCTest
 
 /// Captures the failures XCTest would record, to check what the helpers report.
-final class MarbleXCTestReportingTests: XCTestCase {
-    private var captured: [(description: String, file: String, line: Int)] = []
-    private var capturing = false
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append((description, filePath, lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
-    private func capture(_ body: () -> Void) -> [(description: String, file: String, line: Int)] {
-        captured = []
-        capturing = true
-        body()
-        capturing = false
-        return captured
-    }
-
+final class MarbleXCTestReportingTests: FailureCapturingTestCase {
     func testPassingAssertionsReportNothing() throws {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = try scheduler.createHotObservable("--a--b--|", values: ["a": 1, "b": 2])

@@ -5,26 +5,7 @@ import XCTest
 /// RippleTest's `XCTAssertEqual` overloads for event lists report a failure where
 /// the assertion was written, as XCTest's own do (they reported it in
 /// RippleTest's source, where Xcode and the test log then pointed).
-final class XCTestRippleAssertionTests: XCTestCase {
-    private var captured: [(description: String, file: String, line: Int)] = []
-    private var capturing = false
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append((description, filePath, lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
-    private func capture(_ body: () -> Void) -> [(description: String, file: String, line: Int)] {
-        captured = []
-        capturing = true
-        body()
-        capturing = false
-        return captured
-    }
-
+final class XCTestRippleAssertionTests: FailureCapturingTestCase {
     func testEveryOverloadReportsTheCallersFileAndLine() {
         let line = #line
         let failures = capture {

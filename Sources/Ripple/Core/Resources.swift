@@ -23,19 +23,45 @@ public enum Resources {
         #endif
     }
 
+    /// Counts one more live resource and returns the new ``total``.
+    ///
+    /// Ripple calls it for each object it creates; a type of your own (a
+    /// custom `Disposable`, an operator's sink) can be counted the same way,
+    /// as RxSwift's `Resources.incrementTotal()` counts it under
+    /// `TRACE_RESOURCES`: call this when one is created and
+    /// ``decrementTotal()`` when it is released, and a test that leaks one
+    /// sees ``total`` above where it started. In release builds it does
+    /// nothing and returns `0`.
+    ///
+    /// ```swift
+    /// final class Lease: Disposable {
+    ///     init() { _ = Resources.incrementTotal() }
+    ///     deinit { _ = Resources.decrementTotal() }
+    ///     func dispose() {}
+    /// }
+    /// ```
     @_alwaysEmitIntoClient
     @inline(__always)
-    static func incrementTotal() {
+    @discardableResult
+    public static func incrementTotal() -> Int32 {
         #if DEBUG
-        AtomicCell.add(&_resourceCount, 1, ordering: .relaxed)
+        return Int32(truncatingIfNeeded: AtomicCell.add(&_resourceCount, 1, ordering: .relaxed).newValue)
+        #else
+        return 0
         #endif
     }
 
+    /// Counts one live resource fewer and returns the new ``total``: the
+    /// other half of ``incrementTotal()``. In release builds it does nothing
+    /// and returns `0`.
     @_alwaysEmitIntoClient
     @inline(__always)
-    static func decrementTotal() {
+    @discardableResult
+    public static func decrementTotal() -> Int32 {
         #if DEBUG
-        AtomicCell.subtract(&_resourceCount, 1, ordering: .releasing)
+        return Int32(truncatingIfNeeded: AtomicCell.subtract(&_resourceCount, 1, ordering: .releasing).newValue)
+        #else
+        return 0
         #endif
     }
 }

@@ -57,6 +57,26 @@ final class ExtensionPointTests: RippleTestCase {
         XCTAssertTrue(flag.isDisposed)
     }
 
+    /// RxSwift code counts types of its own with `Resources.incrementTotal()`
+    /// and `decrementTotal()` (under `TRACE_RESOURCES`); Ripple's are public
+    /// and count in the same total as Ripple's own objects.
+    func testOwnTypesCountInResourcesTotal() throws {
+        try XCTSkipUnless(Resources.isTracking, "resources are counted in debug builds only")
+        final class Lease: Disposable {
+            init() { _ = Resources.incrementTotal() }
+            deinit { _ = Resources.decrementTotal() }
+            func dispose() {}
+        }
+        let before = Resources.total
+        var lease: Lease? = Lease()
+        XCTAssertEqual(Resources.total, before + 1)
+        XCTAssertEqual(Resources.incrementTotal(), before + 2)
+        XCTAssertEqual(Resources.decrementTotal(), before + 1)
+        withExtendedLifetime(lease) {}
+        lease = nil
+        XCTAssertEqual(Resources.total, before)
+    }
+
     func testCustomSubjectType() {
         /// A subject that upper-cases what it receives.
         final class UppercasingSubject: SubjectType, ObserverType {

@@ -127,6 +127,30 @@ final class ThreadLoggingViewModel {
     }
 }
 
+/// A thread-safe store, and a reactive extension on it whose work runs on the
+/// store's queue, as RxGRDB's `Reactive where Base: DatabaseWriter` does: the
+/// `@Sendable` closure given to the queue captures `self`, the `Reactive`.
+protocol ValueStoreType: AnyObject, Sendable {
+    var queue: DispatchQueue { get }
+    var value: Int { get }
+}
+
+final class ValueStore: ValueStoreType, ReactiveCompatible {
+    let queue = DispatchQueue(label: "value-store")
+    let value = 42
+}
+
+extension Reactive where Base: ValueStoreType {
+    func read() -> Single<Int> {
+        Single.create { observer in
+            self.base.queue.async {
+                observer(.success(self.base.value))
+            }
+            return Disposables.create()
+        }
+    }
+}
+
 /// Where handlers ran, appended from any thread.
 final class LockedThreads: @unchecked Sendable {
     private let lock = NSLock()
@@ -224,6 +248,10 @@ final class RxSwiftStyleUsageTests: RippleTestCase {
         wait(for: [done], timeout: 5)
         XCTAssertEqual(received, [5])
         subscription.dispose()
+    }
+
+    func testReactiveExtensionOnASendableBaseCapturesItself() throws {
+        XCTAssertEqual(try ValueStore().rx.read().toBlocking(timeout: 5).first(), 42)
     }
 
     func testMainActorHandlersRunWhereTheEventsArriveInSwift5Mode() {

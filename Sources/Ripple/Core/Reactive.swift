@@ -24,6 +24,12 @@ public struct Reactive<Base> {
     }
 }
 
+/// A namespace over a `Sendable` value is `Sendable`: a reactive extension on
+/// a thread-safe type (a database, a service) may capture `self` in work it
+/// hands to another queue. Over any other base it is not, since `base` would
+/// cross with it.
+extension Reactive: Sendable where Base: Sendable {}
+
 /// A type that has the `.rx` namespace.
 public protocol ReactiveCompatible {
     /// The type the namespace extends.

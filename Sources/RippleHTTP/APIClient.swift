@@ -121,3 +121,5 @@ public struct ConfiguredRequest<Base: Request>: Request {
         try base.response(from: response)
     }
 }
+
+extension ConfiguredRequest: Sendable where Base: Sendable {}

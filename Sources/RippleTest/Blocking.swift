@@ -20,25 +20,19 @@ public enum MaterializedSequenceResult<T> {
     case failed(elements: [T], error: Error)
 }
 
+extension MaterializedSequenceResult: Sendable where T: Sendable {}
+
 /// Waits for a sequence to terminate and returns what it sent.
 ///
 /// Waiting on the main thread keeps the main run loop (and so `MainScheduler`)
 /// running, so sequences that deliver on the main queue do not deadlock.
-public struct BlockingObservable<Element> {
+public struct BlockingObservable<Element>: Sendable {
     let timeout: TimeInterval?
     let source: Observable<Element>
-    /// Applied after the deadline check and before the element limit, so that a
-    /// limit reached stops the predicate too (`single(_:)`).
-    private let predicate: ((Element) throws -> Bool)?
 
     init(timeout: TimeInterval?, source: Observable<Element>) {
-        self.init(timeout: timeout, source: source, predicate: nil)
-    }
-
-    private init(timeout: TimeInterval?, source: Observable<Element>, predicate: ((Element) throws -> Bool)?) {
         self.timeout = timeout
         self.source = source
-        self.predicate = predicate
     }
 
     /// All elements, once the sequence completes.
@@ -78,9 +72,7 @@ public struct BlockingObservable<Element> {
     /// The subscription is disposed at the second match, so `predicate` is not
     /// evaluated for the elements after it.
     public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
-        let matching = BlockingObservable(timeout: timeout, source: source, predicate: predicate)
-            .materializeResult(maxElements: 2)
-        switch matching {
+        switch materializeResult(maxElements: 2, predicate: predicate) {
         case .failed(_, let error): throw error
         case .completed(let elements):
             guard let element = elements.first else { throw RxError.noElements }
@@ -95,7 +87,11 @@ public struct BlockingObservable<Element> {
         materializeResult(maxElements: nil)
     }
 
-    private func materializeResult(maxElements: Int?) -> MaterializedSequenceResult<Element> {
+    /// `predicate` is applied after the deadline check and before the element
+    /// limit, so that a limit reached stops the predicate too (`single(_:)`).
+    private func materializeResult(
+        maxElements: Int?, predicate: ((Element) throws -> Bool)? = nil
+    ) -> MaterializedSequenceResult<Element> {
         let state = LockedBox<(elements: [Element], error: Error?, done: Bool)>(([], nil, false))
         let semaphore = DispatchSemaphore(value: 0)
         // A synchronous source emits during `subscribe`, before the wait below

@@ -169,6 +169,40 @@ final class LockedThreads: @unchecked Sendable {
     }
 }
 
+/// Values of generic event and test-kit types handed to another queue, as
+/// helpers written for RxSwift do (RxSwift's types draw no diagnostic there).
+func elementCountsOnAnotherQueue<Element>(
+    _ blocking: BlockingObservable<Element>,
+    _ outcome: MaybeEvent<Element>,
+    _ infallible: InfallibleEvent<Element>,
+    _ result: MaterializedSequenceResult<Element>
+) -> [String] {
+    let group = DispatchGroup()
+    let counts = LockedThreads()
+    DispatchQueue.global().async(group: group) {
+        let fromBlocking = (try? blocking.toArray())?.count ?? -1
+        let fromOutcome: Int
+        switch outcome {
+        case .success: fromOutcome = 1
+        case .completed, .error: fromOutcome = 0
+        }
+        let fromInfallible: Int
+        switch infallible {
+        case .next: fromInfallible = 1
+        case .completed: fromInfallible = 0
+        }
+        let fromResult: Int
+        switch result {
+        case .completed(let elements), .failed(let elements, _): fromResult = elements.count
+        }
+        for count in [fromBlocking, fromOutcome, fromInfallible, fromResult] {
+            counts.append("\(count)", Thread.isMainThread)
+        }
+    }
+    group.wait()
+    return counts.values
+}
+
 final class RxSwiftStyleUsageTests: RippleTestCase {
     func testViewModelBindsAView() {
         var attempts: [String] = []
@@ -252,6 +286,13 @@ final class RxSwiftStyleUsageTests: RippleTestCase {
 
     func testReactiveExtensionOnASendableBaseCapturesItself() throws {
         XCTAssertEqual(try ValueStore().rx.read().toBlocking(timeout: 5).first(), 42)
+    }
+
+    func testGenericEventAndBlockingValuesCrossQueues() {
+        let source = Observable.of(1, 2, 3)
+        XCTAssertEqual(
+            elementCountsOnAnotherQueue(source.toBlocking(), .success(4), .completed, source.toBlocking().materialize()),
+            ["3 main=false", "1 main=false", "0 main=false", "3 main=false"])
     }
 
     func testMainActorHandlersRunWhereTheEventsArriveInSwift5Mode() {

@@ -2,7 +2,7 @@
 /// `SharingScheduler.make()` (the main scheduler by default), and subscribers
 /// share one subscription that replays the latest element to each newcomer
 /// (`share(replay: 1, scope: .whileConnected)`).
-public struct DriverSharingStrategy: SharingStrategyProtocol {
+public struct DriverSharingStrategy: SharingStrategyProtocol, Sendable {
     /// `SharingScheduler.make()`: a main scheduler, or the mock of
     /// ``SharingScheduler/mock(scheduler:action:)``.
     public static var scheduler: SchedulerType {

@@ -8,6 +8,8 @@ public enum InfallibleEvent<Element> {
     case completed
 }
 
+extension InfallibleEvent: Sendable where Element: Sendable {}
+
 extension Infallible {
     /// The observer handed to ``create(subscribe:)``: call it with `.next` any
     /// number of times, then at most once with `.completed`.

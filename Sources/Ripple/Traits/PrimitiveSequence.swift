@@ -67,6 +67,8 @@ public enum MaybeEvent<Element> {
     case completed
 }
 
+extension MaybeEvent: Sendable where Element: Sendable {}
+
 /// The trait of ``Completable``: completion or an error, no elements.
 public enum CompletableTrait {}
 

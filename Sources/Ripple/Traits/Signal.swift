@@ -1,7 +1,7 @@
 /// The sharing strategy of ``Signal``: elements are delivered on
 /// `SharingScheduler.make()` (the main scheduler by default), and subscribers
 /// share one subscription without replay (`share(scope: .whileConnected)`).
-public struct SignalSharingStrategy: SharingStrategyProtocol {
+public struct SignalSharingStrategy: SharingStrategyProtocol, Sendable {
     /// `SharingScheduler.make()`: a main scheduler, or the mock of
     /// ``SharingScheduler/mock(scheduler:action:)``.
     public static var scheduler: SchedulerType {

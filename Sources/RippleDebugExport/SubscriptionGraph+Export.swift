@@ -81,7 +81,10 @@ extension SubscriptionGraph {
             },
         ]
         // Only strings, numbers, arrays, dictionaries and NSNull: cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+        // Paths keep their slashes (`"App/Search.swift"`, not `"App\/Search.swift"`),
+        // so that a search for a file finds it.
+        let data = (try? JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -198,6 +198,7 @@ final class SubscriptionGraphTests: RippleTestCase {
         XCTAssertEqual(map?["events"] as? Int, 1)
         XCTAssertEqual(map?["elementType"] as? String, "Int")
         XCTAssertEqual((map?["site"] as? [String: Any])?["file"] as? String, "RippleTests/SubscriptionGraphTests.swift")
+        XCTAssertTrue(graph.json().contains("\"RippleTests/SubscriptionGraphTests.swift\""), "a path's slashes are not escaped")
         XCTAssertEqual((json?["edges"] as? [Any])?.count, 3)
 
         let tree = graph.textTree.split(separator: "\n").map(String.init)

@@ -30,7 +30,7 @@ import XCTest
         let xs = try scheduler.createHotObservable("--a--b--|", values: ["a": 1, "b": 2])
         let res = scheduler.start { xs.map { $0 * 10 } }
         let comparison = try Marbles.compare(res.events, "--x--y--|", values: ["x": 10, "y": 20])
-        #expect(comparison.matches, "\(comparison)")
+        #expect(comparison.matches)
         #expect(comparison.expected == ["--x--y--|"])
         #expect(comparison.actual == ["--x--y--|"])
         #expect(comparison.message.isEmpty)

@@ -93,6 +93,7 @@ enum TransportFault: Equatable, CaseIterable, Sendable {
         ("chunked-encoding", .malformedResponse),              // "Illegal or missing hexadecimal sequence in ...", "Too long hexadecimal number in ..."
         ("response headers", .malformedResponse),              // "Too large response headers: 307212 > 307200"
         ("header without colon", .malformedResponse),
+        ("nul byte in header", .malformedResponse),            // a NUL in a header line
         ("invalid content-length", .malformedResponse),
         ("weird server reply", .malformedResponse),
         ("unsupported http version", .malformedResponse),

@@ -633,6 +633,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         "status-code": "HTTP/1.1 2000 OK\r\nContent-Length: 2\r\n\r\nok",
         "version": "HTTP/9.9 200 OK\r\nContent-Length: 2\r\n\r\nok",
         "header-line": "HTTP/1.1 200 OK\r\nno colon here\r\nContent-Length: 2\r\n\r\nok",
+        "header-nul": "HTTP/1.1 200 OK\r\nX-Name: a\u{0}z\r\nContent-Length: 2\r\n\r\nok",
         "header-block-1mb": "HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\nContent-Length: 2\r\n\r\nok",
         // 5 000 fields of 68 bytes, 340 KB: over libcurl's 300 KiB and SwiftNIO's
         // 80 KiB. (100 000 short fields take FoundationNetworking 12 s of CPU

@@ -36,16 +36,23 @@ struct ConnectionSlots: Equatable {
         return true
     }
 
+    /// How many times a slot on each host came free while the host had
+    /// requests running or waiting (the entry goes when it has none): a
+    /// waiting request tells a queue that moves from one that does not.
+    private(set) var freed: [String: UInt64] = [:]
+
     /// A request on `host` gave its slot back: the waiting request that gets
     /// it, if any.
     mutating func release(host: String) -> UInt64? {
         if var queue = waiting[host], !queue.isEmpty {
             let next = queue.removeFirst()
             waiting[host] = queue.isEmpty ? nil : queue
+            freed[host, default: 0] &+= 1
             return next        // the slot passes on; the running count stays
         }
         let count = running[host, default: 0]
         running[host] = count > 1 ? count - 1 : nil
+        freed[host] = count > 1 ? freed[host, default: 0] &+ 1 : nil
         return nil
     }
 }
@@ -113,6 +120,14 @@ final class ConnectionLimiter: @unchecked Sendable {
         let granted = next.flatMap { grants.removeValue(forKey: $0) }
         lock.unlock()
         granted?()
+    }
+
+    /// How many times a slot on `host` came free since the host last had no
+    /// request running or waiting.
+    func freedCount(host: String) -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.freed[host, default: 0]
     }
 
     /// The current slots (for tests).

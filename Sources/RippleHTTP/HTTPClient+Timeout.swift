@@ -8,8 +8,13 @@ extension HTTPClient {
     /// (`URLError(.timedOut)`) if no response arrives within `timeout` (on
     /// `scheduler`) **after the request was handed to the network** (see
     /// ``send(_:whenStarted:)``): time spent waiting for a connection does not
-    /// count. The request is then cancelled. A `timeout` of zero or less fails
-    /// with ``HTTPError/invalidRequest(_:)``; `.never` changes nothing.
+    /// count while that queue moves. A request that waits for a connection
+    /// (``URLSessionHTTPClient``, `AsyncHTTPClientTransport`) fails the same
+    /// way once `timeout` passes with no connection to its host coming free:
+    /// open streams, or other requests without a timeout, holding every
+    /// connection do not hold it for ever. The request is then cancelled. A
+    /// `timeout` of zero or less fails with ``HTTPError/invalidRequest(_:)``;
+    /// `.never` changes nothing.
     ///
     /// ``Session`` times every attempt this way.
     ///
@@ -23,8 +28,12 @@ extension HTTPClient {
             return .error(HTTPError.invalidRequest("the timeout must be positive (got \(timeout))"))
         }
         if seconds.isInfinite { return send(request) }
+        let queue = self as? any ConnectionQueueing
         return Single<HTTPResponse>.create { [self] observer in
             let attempt = TimedAttempt(observer)
+            if let queue {
+                attempt.watchWait(freed: { queue.connectionsFreed(for: request) }, timeout: timeout, scheduler: scheduler)
+            }
             let subscription = self.send(request, whenStarted: {
                 attempt.started(scheduler.scheduleRelative((), dueTime: timeout) { _ in
                     attempt.expire()
@@ -38,6 +47,18 @@ extension HTTPClient {
     }
 }
 
+/// A client that keeps requests waiting for a connection
+/// (``URLSessionHTTPClient``, `AsyncHTTPClientTransport`, through
+/// ``ConnectionLimiter``), so that a timed request can tell a queue that moves
+/// from one that does not.
+@usableFromInline
+protocol ConnectionQueueing: Sendable {
+    /// A count that grows each time a connection to `request`'s host comes
+    /// free; `nil` if this client does not make requests wait (a wrapper of
+    /// one that does not).
+    func connectionsFreed(for request: URLRequest) -> UInt64?
+}
+
 /// One attempt of ``HTTPClient/send(_:timeout:scheduler:)``: the first of the
 /// response and the expiry wins, the other is disposed, the observer hears
 /// once. (Written out rather than composed from `merge` and `take(1)`: three
@@ -48,6 +69,10 @@ final class TimedAttempt: @unchecked Sendable {
     private var observer: ((SingleEvent<HTTPResponse>) -> Void)?
     private var timer: Disposable?
     private var subscription: Disposable?
+    /// While the request waits for a connection: the check that fails it if
+    /// none came free for a whole `timeout`.
+    private var waitTimer: Disposable?
+    private var handedOver = false
     private var done: Bool
 
     @usableFromInline
@@ -67,6 +92,45 @@ final class TimedAttempt: @unchecked Sendable {
             return
         }
         self.timer = timer
+        handedOver = true
+        let waitTimer = self.waitTimer
+        self.waitTimer = nil
+        lock.unlock()
+        waitTimer?.dispose()
+    }
+
+    /// Until the request is handed over, checks every `timeout` whether a
+    /// connection to its host came free (`freed` grew); if none did, the
+    /// request fails as a timed-out one.
+    @usableFromInline
+    func watchWait(freed: @escaping @Sendable () -> UInt64?, timeout: RxTimeInterval, scheduler: SchedulerType) {
+        guard let seen = freed() else { return }
+        armWaitTimer(seen: seen, freed: freed, timeout: timeout, scheduler: scheduler)
+    }
+
+    private func armWaitTimer(
+        seen: UInt64, freed: @escaping @Sendable () -> UInt64?, timeout: RxTimeInterval, scheduler: SchedulerType
+    ) {
+        let check = scheduler.scheduleRelative((), dueTime: timeout) { [self] _ in
+            lock.lock()
+            let waiting = !done && !handedOver
+            lock.unlock()
+            guard waiting else { return Disposables.create() }
+            let now = freed() ?? seen
+            if now == seen {
+                expire()
+            } else {
+                armWaitTimer(seen: now, freed: freed, timeout: timeout, scheduler: scheduler)
+            }
+            return Disposables.create()
+        }
+        lock.lock()
+        guard !done, !handedOver else {
+            lock.unlock()
+            check.dispose()
+            return
+        }
+        waitTimer = check
         lock.unlock()
     }
 
@@ -110,13 +174,19 @@ final class TimedAttempt: @unchecked Sendable {
     /// Marks the attempt done; what was held, or `nil` if it was done already.
     private func end() -> ((SingleEvent<HTTPResponse>) -> Void, Disposable?, Disposable?)? {
         lock.lock()
-        defer { lock.unlock() }
-        guard !done, let observer else { return nil }
+        guard !done, let observer else {
+            lock.unlock()
+            return nil
+        }
         done = true
         let held = (observer, timer, subscription)
+        let waitTimer = self.waitTimer
         self.observer = nil
         timer = nil
         subscription = nil
+        self.waitTimer = nil
+        lock.unlock()
+        waitTimer?.dispose()
         return held
     }
 }

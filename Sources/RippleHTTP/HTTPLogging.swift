@@ -309,3 +309,10 @@ extension HTTPClient {
         LoggingHTTPClient(self, logger: logger)
     }
 }
+
+extension LoggingHTTPClient: ConnectionQueueing {
+    @usableFromInline
+    func connectionsFreed(for request: URLRequest) -> UInt64? {
+        (base as? any ConnectionQueueing)?.connectionsFreed(for: request)
+    }
+}

@@ -31,7 +31,9 @@ import FoundationNetworking
 ///    timeout (``HTTPError/transport(_:)`` with `URLError(.timedOut)`),
 ///    counted from when the client hands the request to the network
 ///    (``HTTPClient/send(_:timeout:scheduler:)``): a request waiting for a
-///    free connection to its host is not timed out by the wait;
+///    free connection to its host is not timed out by the wait while
+///    connections to the host come free, and is once a whole timeout passes
+///    without one;
 /// 3. checks the status against ``Request/acceptableStatusCodes``
 ///    (``HTTPError/unacceptableStatusCode(_:headers:body:)``);
 /// 4. retries steps 2–3 by the request's or the session's ``RetryPolicy``

@@ -305,3 +305,10 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         return converted
     }
 }
+
+extension URLSessionHTTPClient: ConnectionQueueing {
+    @usableFromInline
+    func connectionsFreed(for request: URLRequest) -> UInt64? {
+        limiter.freedCount(host: ConnectionLimiter.hostKey(request.url))
+    }
+}

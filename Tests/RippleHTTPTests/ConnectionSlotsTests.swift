@@ -14,13 +14,16 @@ final class ConnectionSlotsTests: XCTestCase {
         XCTAssertEqual(slots.running, ["a": 2, "b": 1])
         XCTAssertEqual(slots.waiting, ["a": [3, 4]])
 
+        XCTAssertEqual(slots.freed, [:])
         XCTAssertEqual(slots.release(host: "a"), 3, "the oldest waiting request gets the slot")
         XCTAssertEqual(slots.running["a"], 2)
+        XCTAssertEqual(slots.freed, ["a": 1], "a waiting request sees the queue move")
         XCTAssertEqual(slots.release(host: "a"), 4)
         XCTAssertNil(slots.release(host: "a"))
+        XCTAssertEqual(slots.freed, ["a": 3])
         XCTAssertNil(slots.release(host: "a"))
         XCTAssertNil(slots.release(host: "b"))
-        XCTAssertEqual(slots, ConnectionSlots(limit: 2), "everything given back")
+        XCTAssertEqual(slots, ConnectionSlots(limit: 2), "everything given back, the counts of drained hosts too")
     }
 
     func testAWithdrawnRequestNeverGetsASlot() {

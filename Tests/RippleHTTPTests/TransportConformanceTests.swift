@@ -484,6 +484,29 @@ final class TransportConformanceTests: HTTPTestCase {
         }
     }
 
+    func testATimedRequestFailsWhenNoConnectionComesFreeWithinItsTimeout() throws {
+        try forEachTransport {
+            let client = self.client(maximumConnectionsPerHost: 1)
+            // The only connection is held for 5 s (as an open stream holds
+            // one for as long as it runs) by a request without a timeout.
+            let holder = client.get(url("/slow?ms=5000")).subscribe { _ in }
+            XCTAssertTrue(server.wait(for: .received("/slow")))
+            let session = Session(client: client, scheduler: ConcurrentDispatchQueueScheduler(qos: .userInitiated), timeout: .milliseconds(500))
+            let request = ConfigurableRequest<String>(baseURL: server.baseURL, path: "text", convert: \.text)
+            let asked = Date()
+            let error = httpError(outcome(of: session.response(for: request), timeout: 4))
+            let waited = Date().timeIntervalSince(asked)
+            guard case .transport(let cause)? = error else { return XCTFail("\(String(describing: error))") }
+            XCTAssertEqual(cause.code, .timedOut)
+            XCTAssertGreaterThanOrEqual(waited, 0.45)
+            XCTAssertLessThan(waited, 3, "failed after one timeout without a free connection, not when the holder ended")
+            XCTAssertFalse(server.receivedRequests.map(\.path).contains("/text"), "never sent")
+            holder.dispose()
+            // The queue moves again: the same request goes through.
+            XCTAssertEqual(try outcome(of: session.response(for: request))?.get(), "just text")
+        }
+    }
+
     func testDisposingARunningRequestClosesItsConnection() throws {
         try forEachTransport {
             let delivered = Recorder<Int>()

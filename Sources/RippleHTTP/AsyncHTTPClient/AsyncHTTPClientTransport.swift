@@ -482,4 +482,11 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
         return HTTPURLResponse(url: url, statusCode: Int(head.status.code), httpVersion: version, headerFields: fields)
     }
 }
+
+extension AsyncHTTPClientTransport: ConnectionQueueing {
+    @usableFromInline
+    func connectionsFreed(for request: URLRequest) -> UInt64? {
+        limiter.freedCount(host: ConnectionLimiter.hostKey(request.url))
+    }
+}
 #endif

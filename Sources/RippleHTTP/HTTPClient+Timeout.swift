@@ -118,7 +118,7 @@ final class TimedAttempt: @unchecked Sendable {
             guard waiting else { return Disposables.create() }
             let now = freed() ?? seen
             if now == seen {
-                expire()
+                expire(onlyWhileWaiting: true)
             } else {
                 armWaitTimer(seen: now, freed: freed, timeout: timeout, scheduler: scheduler)
             }
@@ -156,10 +156,11 @@ final class TimedAttempt: @unchecked Sendable {
     }
 
     /// The timeout: the request is cancelled and the observer hears
-    /// `URLError(.timedOut)`.
+    /// `URLError(.timedOut)`. `onlyWhileWaiting`: not if the request was
+    /// handed over meanwhile (its own timer runs then).
     @usableFromInline
-    func expire() {
-        guard let (observer, _, subscription) = end() else { return }
+    func expire(onlyWhileWaiting: Bool = false) {
+        guard let (observer, _, subscription) = end(onlyWhileWaiting: onlyWhileWaiting) else { return }
         subscription?.dispose()
         observer(.failure(HTTPError.transport(URLError(.timedOut))))
     }
@@ -171,10 +172,11 @@ final class TimedAttempt: @unchecked Sendable {
         subscription?.dispose()
     }
 
-    /// Marks the attempt done; what was held, or `nil` if it was done already.
-    private func end() -> ((SingleEvent<HTTPResponse>) -> Void, Disposable?, Disposable?)? {
+    /// Marks the attempt done; what was held, or `nil` if it was done already
+    /// (or, `onlyWhileWaiting`, handed over).
+    private func end(onlyWhileWaiting: Bool = false) -> ((SingleEvent<HTTPResponse>) -> Void, Disposable?, Disposable?)? {
         lock.lock()
-        guard !done, let observer else {
+        guard !done, !(onlyWhileWaiting && handedOver), let observer else {
             lock.unlock()
             return nil
         }

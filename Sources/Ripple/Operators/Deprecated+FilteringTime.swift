@@ -103,28 +103,28 @@ extension ObservableType {
 extension ObservableType {
     /// Deprecated: pass an `RxTimeInterval` to ``delay(_:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func delay(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delay(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``delaySubscription(_:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func delaySubscription(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delaySubscription(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func timeout(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         timeout(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``timeout(_:other:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func timeout<Source: ObservableConvertibleType>(
         _ dueTime: Foundation.TimeInterval, other: Source, scheduler: SchedulerType
     ) -> Observable<Element> where Source.Element == Element {
@@ -133,42 +133,42 @@ extension ObservableType {
 
     /// Deprecated: pass an `RxTimeInterval` to ``skip(_:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func skip(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         skip(.rippleSeconds(duration), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``take(for:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Use take(for: .seconds(2), scheduler:): durations are RxTimeInterval (DispatchTimeInterval) values such as .seconds(2) or .milliseconds(300).")
     public func take(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         take(for: .rippleSeconds(duration), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``debounce(_:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func debounce(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         debounce(.rippleSeconds(dueTime), scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``throttle(_:latest:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func throttle(_ dueTime: Foundation.TimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
         throttle(.rippleSeconds(dueTime), latest: latest, scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``buffer(timeSpan:count:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass timeSpan as an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func buffer(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
         buffer(timeSpan: .rippleSeconds(timeSpan), count: count, scheduler: scheduler)
     }
 
     /// Deprecated: pass an `RxTimeInterval` to ``window(timeSpan:count:scheduler:)``.
     @_alwaysEmitIntoClient
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.")
+    @available(*, deprecated, message: "Pass timeSpan as an RxTimeInterval (DispatchTimeInterval): .seconds(2), .milliseconds(300).")
     public func window(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         window(timeSpan: .rippleSeconds(timeSpan), count: count, scheduler: scheduler)
     }

@@ -49,7 +49,9 @@ extension JSONDecoder {
     ///
     /// - Throws: `DecodingError.keyNotFound` / `.valueNotFound` naming the
     ///   missing component, `.dataCorrupted` for invalid JSON, or the decoder's
-    ///   error for the value found.
+    ///   error for the value found, its coding path starting with the key path
+    ///   (`items.owner.login[1]`: the second of the values the path spread
+    ///   over).
     @_alwaysEmitIntoClient
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data, keyPath: String) throws -> Value {
         guard !keyPath.isEmpty else {
@@ -66,7 +68,33 @@ extension JSONDecoder {
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let value = try JSONKeyPath.extract(components[...], from: document, path: [])
         let fragment = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
-        return try decode(type, from: fragment)
+        do {
+            return try decode(type, from: fragment)
+        } catch let error as DecodingError {
+            // Where in the body: the key path, then where in the value found
+            // there (after a key that spread over an array, `[i]` is the
+            // element's index in the spread values).
+            throw error.prefixingKeyPath(components)
+        }
+    }
+}
+
+extension DecodingError {
+    /// The same error, with the key path's `components` before its context's
+    /// coding path (a number as an index).
+    @usableFromInline
+    func prefixingKeyPath(_ components: [String]) -> DecodingError {
+        let prefix: [CodingKey] = components.map { Int($0).map(JSONKeyPath.Key.init(intValue:)) ?? JSONKeyPath.Key(stringValue: $0) }
+        func moved(_ context: Context) -> Context {
+            Context(codingPath: prefix + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError)
+        }
+        switch self {
+        case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
+        case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
+        case .dataCorrupted(let context): return .dataCorrupted(moved(context))
+        @unknown default: return self
+        }
     }
 }
 

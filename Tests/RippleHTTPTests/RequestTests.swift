@@ -178,7 +178,12 @@ final class RequestTests: HTTPTestCase {
         XCTAssertEqual(message("items.y"), #"Undecodable response body: no value for key "y" at items[0] (the JSON has no key "y" here); body: (empty)"#)
         XCTAssertEqual(message("nothing.x"), "Undecodable response body: expected Any but found null at nothing; body: (empty)")
         XCTAssertTrue(message("n.x").hasPrefix("Undecodable response body: expected Dictionary<String, Any> at n: expected an object or an array"), message("n.x"))
-        XCTAssertTrue(message("owner").hasPrefix("Undecodable response body: expected String at the top level"), message("owner"))
+        XCTAssertTrue(message("owner").hasPrefix("Undecodable response body: expected String at owner:"), message("owner"))
+        XCTAssertTrue(message("items.x").hasPrefix("Undecodable response body: expected String at items.x:"), message("items.x"))
+        XCTAssertThrowsError(try decoder.decode([String].self, from: data, keyPath: "items.x")) { error in
+            let description = HTTPError.undecodableBody(error, body: Data()).description
+            XCTAssertTrue(description.hasPrefix("Undecodable response body: expected String at items.x[0]:"), description)
+        }
         XCTAssertThrowsError(try decoder.decode(String.self, from: Data("not json".utf8), keyPath: "a")) { error in
             XCTAssertTrue(HTTPError.undecodableBody(error, body: Data()).description.contains("invalid data at the top level: the body is not valid JSON"))
         }

@@ -69,10 +69,9 @@ final class TimedAttempt: @unchecked Sendable {
     private var observer: ((SingleEvent<HTTPResponse>) -> Void)?
     private var timer: Disposable?
     private var subscription: Disposable?
-    /// While the request waits for a connection: the check that fails it if
-    /// none came free for a whole `timeout`.
+    /// While the request waits for a connection (no `timer` yet): the check
+    /// that fails it if none came free for a whole `timeout`.
     private var waitTimer: Disposable?
-    private var handedOver = false
     private var done: Bool
 
     @usableFromInline
@@ -92,7 +91,6 @@ final class TimedAttempt: @unchecked Sendable {
             return
         }
         self.timer = timer
-        handedOver = true
         let waitTimer = self.waitTimer
         self.waitTimer = nil
         lock.unlock()
@@ -112,10 +110,6 @@ final class TimedAttempt: @unchecked Sendable {
         seen: UInt64, freed: @escaping @Sendable () -> UInt64?, timeout: RxTimeInterval, scheduler: SchedulerType
     ) {
         let check = scheduler.scheduleRelative((), dueTime: timeout) { [self] _ in
-            lock.lock()
-            let waiting = !done && !handedOver
-            lock.unlock()
-            guard waiting else { return Disposables.create() }
             let now = freed() ?? seen
             if now == seen {
                 expire(onlyWhileWaiting: true)
@@ -125,7 +119,7 @@ final class TimedAttempt: @unchecked Sendable {
             return Disposables.create()
         }
         lock.lock()
-        guard !done, !handedOver else {
+        guard !done, timer == nil else {
             lock.unlock()
             check.dispose()
             return
@@ -176,7 +170,7 @@ final class TimedAttempt: @unchecked Sendable {
     /// (or, `onlyWhileWaiting`, handed over).
     private func end(onlyWhileWaiting: Bool = false) -> ((SingleEvent<HTTPResponse>) -> Void, Disposable?, Disposable?)? {
         lock.lock()
-        guard !done, !(onlyWhileWaiting && handedOver), let observer else {
+        guard !done, !(onlyWhileWaiting && timer != nil), let observer else {
             lock.unlock()
             return nil
         }

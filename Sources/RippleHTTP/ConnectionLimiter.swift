@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Which requests may run, per host: at most `limit` at once, the others wait
 /// in the order they asked. A value type with no lock and no threads; the
@@ -122,9 +125,10 @@ final class ConnectionLimiter: @unchecked Sendable {
         granted?()
     }
 
-    /// How many times a slot on `host` came free since the host last had no
-    /// request running or waiting.
-    func freedCount(host: String) -> UInt64 {
+    /// How many times a slot on `request`'s host came free since the host
+    /// last had no request running or waiting.
+    func freedCount(for request: URLRequest) -> UInt64 {
+        let host = Self.hostKey(request.url)
         lock.lock()
         defer { lock.unlock() }
         return slots.freed[host, default: 0]

@@ -309,6 +309,6 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
 extension URLSessionHTTPClient: ConnectionQueueing {
     @usableFromInline
     func connectionsFreed(for request: URLRequest) -> UInt64? {
-        limiter.freedCount(host: ConnectionLimiter.hostKey(request.url))
+        limiter.freedCount(for: request)
     }
 }

@@ -486,7 +486,7 @@ final class AsyncHTTPClientRun: HTTPClientResponseDelegate, @unchecked Sendable 
 extension AsyncHTTPClientTransport: ConnectionQueueing {
     @usableFromInline
     func connectionsFreed(for request: URLRequest) -> UInt64? {
-        limiter.freedCount(host: ConnectionLimiter.hostKey(request.url))
+        limiter.freedCount(for: request)
     }
 }
 #endif

@@ -10,8 +10,8 @@
 
 // MARK: Steps
 
-/// What a step makes of one element, or of the end of its input: `element`, the
-/// element to pass on (nil: none), and `ends`, whether the stream completes after
+/// What a step makes of one element, or of the end of its input: `.0`, the
+/// element to pass on (nil: none), and `.1`, whether the stream completes after
 /// it. So `(x, false)` passes `x` on, `(nil, false)` skips the input, `(x, true)`
 /// passes `x` on then completes, `(nil, true)` completes. A failure is not a
 /// case: it is thrown (so that, for a trivial `Output`, the result is a trivial
@@ -20,9 +20,13 @@
 /// A tuple rather than an enum (see "State is a tuple" in docs/Architecture.md):
 /// a generic enum's value witnesses would be compiled into Ripple's binary, and
 /// every app would link them, though a step's result never leaves the inlined,
-/// specialised code that makes and reads it.
+/// specialised code that makes and reads it. Unlabelled: where a pipeline is
+/// compiled once (the trait `CompactPipelines`), each entry point looks the
+/// tuple's type up at run time, and with labels those lookups took a third of
+/// a `map` → `filter` chain's instructions per event (docs/Performance.md,
+/// "The step's result without labels").
 @usableFromInline
-typealias StepResult<Output> = (element: Output?, ends: Bool)
+typealias StepResult<Output> = (Output?, Bool)
 
 /// One synchronous operator, as a pipeline runs it: its parameters, and what it
 /// does with each element and with the end of its input.
@@ -80,25 +84,25 @@ extension PipelineStep {
     @inline(__always)
     func apply(_ upstream: StepResult<Input>, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
         if context.isStopped { return (nil, false) }
-        guard let input = upstream.element else {
+        guard let input = upstream.0 else {
             // Skipped, or the end of the input.
-            return upstream.ends ? (try complete(&state).element, true) : (nil, false)
+            return upstream.1 ? (try complete(&state).0, true) : (nil, false)
         }
         let result = try next(input, &state)
-        guard upstream.ends else { return result }
+        guard upstream.1 else { return result }
         // The input's last element: whatever the step makes of it, the stream
         // then ends; if it made nothing, the step completes.
-        if result.element == nil && !result.ends {
-            return (try complete(&state).element, true)
+        if result.0 == nil && !result.1 {
+            return (try complete(&state).0, true)
         }
-        return (result.element, true)
+        return (result.0, true)
     }
 
     /// This step applied to a failure of the steps before it (or of the source).
     @_alwaysEmitIntoClient
     func applyFailure(_ error: Swift.Error, _ state: inout State, _ context: PipelineContext) throws -> StepResult<Output> {
         if context.isStopped { return (nil, false) }
-        return (try fail(error, &state).element, true)
+        return (try fail(error, &state).0, true)
     }
 }
 
@@ -340,13 +344,13 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(__always)
     static func emit(_ result: StepResult<Output>, _ emit: (Event<Output>) -> Void) -> Bool {
-        if let element = result.element {
+        if let element = result.0 {
             emit(.next(element))
         }
-        if result.ends {
+        if result.1 {
             emit(.completed)
         }
-        return result.ends
+        return result.1
     }
 
     /// Runs `body` with an initialised state block on the stack.
@@ -615,10 +619,10 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @_alwaysEmitIntoClient
     @inline(__always)
     func filtered(_ result: StepResult<Step.Output>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
-        guard hasPredicate, let element = result.element else { return result }
+        guard hasPredicate, let element = result.0 else { return result }
         if context.isStopped { return (nil, false) }
         // A rejected last element still ends the stream.
-        return try predicate(element) ? result : (nil, result.ends)
+        return try predicate(element) ? result : (nil, result.1)
     }
 
     /// The steps up to and including this one, on one input of the pipeline;
@@ -674,7 +678,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             sink.receive(sink, nil, error)
             return
         }
-        if result.element == nil && !result.ends { return }  // skipped
+        if result.0 == nil && !result.1 { return }  // skipped
         // The result's address is only read during the call: no stack protector
         // needed (it cost about 6 instructions per element).
         _withUnprotectedUnsafePointer(to: &result) { sink.receive(sink, UnsafeRawPointer($0), nil) }
@@ -894,10 +898,10 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
     @_alwaysEmitIntoClient
     @inline(__always)
     final func deliver(_ result: StepResult<Output>) {
-        if let element = result.element, !isDisposed {
+        if let element = result.0, !isDisposed {
             downstream.next(element)
         }
-        if result.ends {
+        if result.1 {
             finish(failingWith: nil)
         }
     }

@@ -13,10 +13,21 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
-    /// The current value, the error that ended the subject, and whether it was
-    /// disposed (a tuple: see "State is a tuple" in docs/Architecture.md).
+    /// What the subject holds, readable from any thread (a tuple: see "State is a
+    /// tuple" in docs/Architecture.md):
+    ///
+    /// - `value`: the value delivered last, which a new subscriber receives first;
+    /// - `accepted`: the last value sent while the subject was busy delivering and
+    ///   not delivered yet (`nil` when none is queued): what ``value()`` returns,
+    ///   so that a caller reads back what it sent, as in RxSwift, though the
+    ///   delivery waits its turn (see ``SubjectBase``);
+    /// - `queued`: the number of values sent and not delivered yet;
+    /// - `ends`: a terminal event was sent (values sent after it are ignored);
+    /// - `error`, `isDisposed`: how the subject ended.
     @usableFromInline
-    typealias Snapshot = (value: Element?, error: Swift.Error?, isDisposed: Bool)
+    typealias Snapshot = (
+        value: Element?, accepted: Element?, queued: Int, ends: Bool, error: Swift.Error?, isDisposed: Bool
+    )
 
     /// The current value, readable from any thread.
     @usableFromInline
@@ -25,11 +36,13 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     /// Creates a subject whose current value is `value`.
     @_alwaysEmitIntoClient
     public init(value: Element) {
-        snapshot = LockedState((value: value, error: nil, isDisposed: false))
+        snapshot = LockedState((value: value, accepted: nil, queued: 0, ends: false, error: nil, isDisposed: false))
         super.init()
     }
 
-    /// The current value.
+    /// The current value: the last one sent, even while its delivery waits for
+    /// the one in progress (an observer of the subject that sends it a value,
+    /// or another thread sending one during a delivery, reads that value back).
     ///
     /// - Throws: The error the subject terminated with, or `RxError.disposed` after
     ///   ``SubjectBase/dispose()``. After `.completed` the last value is returned.
@@ -38,7 +51,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
         let snapshot = self.snapshot.withLock { $0 }
         if snapshot.isDisposed { throw RxError.disposed(object: self) }
         if let error = snapshot.error { throw error }
-        guard let value = snapshot.value else { throw RxError.disposed(object: self) }
+        guard let value = snapshot.accepted ?? snapshot.value else { throw RxError.disposed(object: self) }
         return value
     }
 
@@ -66,16 +79,54 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
         deliver(event)
     }
 
+    /// Records an event as it is queued (under the queue's lock, so in the
+    /// order of delivery): a value becomes the one ``value()`` returns, an error
+    /// the one it throws, as when the event is delivered at once.
+    @usableFromInline
+    override func queuing(_ operation: SubjectOperation<Element>) {
+        guard let event = operation.event else { return }
+        snapshot.withLock { snapshot in
+            let isOpen = !snapshot.ends && !snapshot.isDisposed
+            switch event {
+            case .next(let element):
+                snapshot.queued += 1
+                if isOpen { snapshot.accepted = element }
+            case .error(let error):
+                if isOpen { snapshot.error = error }
+                snapshot.ends = true
+            case .completed:
+                snapshot.ends = true
+            }
+        }
+    }
+
+    /// Runs the events queued behind a delivery (a value sent while the subject
+    /// was idle is delivered by ``on(_:)`` itself) and the terminal events.
     @usableFromInline
     override func process(_ event: Event<Element>) {
-        guard !isStopped else { return }
         switch event {
         case .next(let element):
-            storeAndDeliver(element, event)
+            let isStopped = isStopped
+            snapshot.withLock { snapshot in
+                // The value delivered becomes the one new subscribers receive,
+                // in the same step as it stops being queued, so that ``value()``
+                // never reads an older one in between.
+                if !isStopped { snapshot.value = element }
+                snapshot.queued -= 1
+                if snapshot.queued == 0 { snapshot.accepted = nil }
+            }
+            guard !isStopped else { return }
+            deliver(event)
         case .error(let error):
-            snapshot.withLock { $0.error = error }
+            guard !isStopped else { return }
+            snapshot.withLock {
+                $0.error = error
+                $0.ends = true
+            }
             terminate(with: event)
         case .completed:
+            guard !isStopped else { return }
+            snapshot.withLock { $0.ends = true }
             terminate(with: event)
         }
     }
@@ -101,6 +152,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
         snapshot.withLock {
             $0.isDisposed = true
             $0.value = nil
+            $0.accepted = nil
         }
     }
 

@@ -423,6 +423,7 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
                 queuedErrorTrail = errorTrail
             }
             queue.append(operation)
+            queuing(operation)
             return queue.count
         }
         if AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue == 0 {
@@ -555,6 +556,12 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
         subscription.send(.error(RxError.disposed(object: self)))
         subscription.detach()
     }
+
+    /// Called as `operation` is queued, under the queue's lock (so in the order
+    /// the operations will run), on the queuing thread: a subclass records what
+    /// its readers must see before the operation runs. Nothing by default.
+    @usableFromInline
+    func queuing(_ operation: SubjectOperation<Element>) {}
 
     /// Owner-only: handles an event. Subclasses override.
     @usableFromInline

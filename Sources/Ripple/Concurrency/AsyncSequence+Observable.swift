@@ -3,9 +3,10 @@ extension AsyncSequence where Self: Sendable {
     ///
     /// Each subscription starts a new task that makes a new iterator: the sequence
     /// is iterated once per subscriber. The observable completes when the iteration
-    /// ends and fails with the error the sequence throws. Disposing the
-    /// subscription cancels the task; nothing is emitted after disposal (a
-    /// `CancellationError` thrown because of it is dropped).
+    /// ends, or when the sequence throws `CancellationError` (as in RxSwift: a
+    /// cancelled sequence ends, it does not fail), and fails with any other error
+    /// the sequence throws. Disposing the subscription cancels the task; nothing is
+    /// emitted after disposal.
     ///
     /// ```swift
     /// let ticks = AsyncStream<Int> { continuation in … }
@@ -15,8 +16,8 @@ extension AsyncSequence where Self: Sendable {
     /// ```
     ///
     /// ```
-    /// async sequence:  1, 2, 3, end     1, throws X
-    /// asObservable():  --1--2--3--|     --1--X
+    /// async sequence:  1, 2, 3, end     1, throws X     1, throws CancellationError
+    /// asObservable():  --1--2--3--|     --1--X          --1--|
     /// ```
     ///
     /// Events are delivered on the task's thread (a thread of Swift's cooperative
@@ -43,8 +44,11 @@ extension AsyncSequence where Self: Sendable {
                         sink.forwardNext(element)
                     }
                     sink.forwardCompleted()
+                } catch is CancellationError {
+                    // Dropped after disposal, like every event (`forwardCompleted`
+                    // checks it).
+                    sink.forwardCompleted()
                 } catch {
-                    // Dropped after disposal (`forwardError` checks it).
                     sink.forwardError(error)
                 }
             }
@@ -64,8 +68,9 @@ extension ObservableType {
     /// from(_:):        --1--2--3--|
     /// ```
     ///
-    /// Completes when the iteration ends, fails with the error the sequence throws;
-    /// disposing cancels the iterating task.
+    /// Completes when the iteration ends or the sequence throws `CancellationError`,
+    /// fails with any other error the sequence throws; disposing cancels the
+    /// iterating task.
     // Disfavoured: RxSwift has no such overload, and beside `from(_:)` of an array
     // and of a `Sequence` it made the type checker try an asynchronous source for
     // every `from` argument: `flatMap { Observable.from([$0, $0 + 1]) }.concatMap

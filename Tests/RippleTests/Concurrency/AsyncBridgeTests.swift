@@ -313,6 +313,20 @@ final class AsyncBridgeTests: RippleTestCase {
         XCTAssertEqual(error as? TestError, testError)
     }
 
+    // RxSwift 6.10.2's `asObservable()` catches `CancellationError` and
+    // completes; before, Ripple sent it on as an error.
+    func testASequenceThrowingCancellationErrorCompletes() {
+        let stream = AsyncThrowingStream<Int, Swift.Error> { continuation in
+            continuation.yield(1)
+            continuation.finish(throwing: CancellationError())
+        }
+        let result = stream.asObservable().toBlocking(timeout: 5).materialize()
+        guard case .completed(let elements) = result else {
+            return XCTFail("expected completion, got \(result)")
+        }
+        XCTAssertEqual(elements, [1])
+    }
+
     func testEachSubscriptionIteratesAgain() throws {
         let probe = AsyncProbe()
         let observable = Observable.from(ProbeSequence(count: 3, end: .finish, probe: probe))

@@ -22,11 +22,15 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     ///   so that a caller reads back what it sent, as in RxSwift, though the
     ///   delivery waits its turn (see ``SubjectBase``);
     /// - `queued`: the number of values sent and not delivered yet;
+    /// - `delivered`: how many values were delivered (wrapping), so that a
+    ///   subscriber that catches up can tell whether a value was delivered
+    ///   between its reading of the first value and its addition;
     /// - `ends`: a terminal event was sent (values sent after it are ignored);
     /// - `error`, `isDisposed`: how the subject ended.
     @usableFromInline
     typealias Snapshot = (
-        value: Element?, accepted: Element?, queued: Int, ends: Bool, error: Swift.Error?, isDisposed: Bool
+        value: Element?, accepted: Element?, queued: Int, delivered: Int, ends: Bool, error: Swift.Error?,
+        isDisposed: Bool
     )
 
     /// The current value, readable from any thread.
@@ -36,7 +40,8 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     /// Creates a subject whose current value is `value`.
     @_alwaysEmitIntoClient
     public init(value: Element) {
-        snapshot = LockedState((value: value, accepted: nil, queued: 0, ends: false, error: nil, isDisposed: false))
+        snapshot = LockedState(
+            (value: value, accepted: nil, queued: 0, delivered: 0, ends: false, error: nil, isDisposed: false))
         super.init()
     }
 
@@ -75,7 +80,10 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     @_alwaysEmitIntoClient
     final func storeAndDeliver(_ element: Element, _ event: Event<Element>) {
         guard !isStopped else { return }
-        snapshot.withLock { $0.value = element }
+        snapshot.withLock {
+            $0.value = element
+            $0.delivered &+= 1
+        }
         deliver(event)
     }
 
@@ -111,7 +119,10 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
                 // The value delivered becomes the one new subscribers receive,
                 // in the same step as it stops being queued, so that ``value()``
                 // never reads an older one in between.
-                if !isStopped { snapshot.value = element }
+                if !isStopped {
+                    snapshot.value = element
+                    snapshot.delivered &+= 1
+                }
                 snapshot.queued -= 1
                 if snapshot.queued == 0 { snapshot.accepted = nil }
             }
@@ -131,11 +142,48 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
         }
     }
 
+    /// A subscription made on another thread during a delivery: that thread sends
+    /// it the value before `subscribe` returns, as in RxSwift, instead of the
+    /// delivering thread later (see ``CatchingUpObserver``). The value is the one
+    /// the subscription's place in the queue gives it: the last value sent
+    /// before it.
+    @inline(never)
+    @usableFromInline
+    override func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
+        guard let box = subscription.observerBox else { return }
+        let observer = CatchingUpObserver(target: box.takeUnretainedValue())
+        // The subscription is not shared yet: its observer can be replaced.
+        subscription.observerBox = Unmanaged.passRetained(ObserverBox(AnyObserver { observer.on($0) }))
+        box.release()
+        var first: Element?
+        enqueue((nil, subscription, true)) { [snapshot] in
+            snapshot.withLock {
+                first = $0.ends || $0.isDisposed ? nil : $0.accepted ?? $0.value
+                // What `delivered` will be when the subscription is added, unless
+                // the owner delivers a value of its own meanwhile (see
+                // `subscribeOwned`).
+                subscription.catchingUpAt = $0.delivered &+ $0.queued
+            }
+        }
+        observer.catchUp(subscription, first: first.map { .next($0) })
+    }
+
     @usableFromInline
     override func subscribeOwned(_ subscription: SubjectSubscription<Element>) {
         // `isStopped` first, the event out of line: see SubjectBase.subscribeOwned.
         if isStopped && sendStopEvent(to: subscription) { return }
         addObserver(subscription)
+        if let expected = subscription.catchingUpAt {
+            // Its thread sent it the value it read as it queued the subscription.
+            // An owner that had just taken the subject delivers its own value
+            // after that reading (a value not stored yet cannot be read): the
+            // subscription gets that one here, after the first.
+            let (value, delivered) = snapshot.withLock { ($0.value, $0.delivered) }
+            if delivered != expected, let value, !subscription.isDisposed {
+                subscription.send(.next(value))
+            }
+            return
+        }
         guard let value = snapshot.withLock({ $0.value }) else { return }
         deliveryDepth += 1
         if !subscription.isDisposed {

@@ -75,6 +75,16 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
     @exclusivity(unchecked)
     final var key: BagKey?
 
+    /// Set when the subscribing thread sends this subscription what a new
+    /// subscriber receives first, and the events that reach it until it has
+    /// (see ``CatchingUpObserver``): how many values the subject will have
+    /// delivered when it adds the subscription, unless its owner delivers one
+    /// more meanwhile (``BehaviorSubject``). Set as the subscription is queued,
+    /// read by the owner.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var catchingUpAt: Int?
+
     @_alwaysEmitIntoClient
     init(observer: AnyObserver<Element>, subject: SubjectBase<Element>) {
         self.observerBox = Unmanaged.passRetained(ObserverBox(observer))
@@ -122,6 +132,62 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
     }
 }
 
+/// The observer of a subscription made on another thread while the subject was
+/// delivering, until that thread has sent it what a new subscriber receives first
+/// (a ``BehaviorSubject``'s value): the subscribing thread sends that itself,
+/// before `subscribe` returns, rather than wait for the delivering thread, which
+/// may be waiting for it (an observer blocked until another thread has read a
+/// relay's value). Meanwhile the subject adds the subscription in its turn, and the
+/// events that reach it are *parked* here; the subscribing thread sends them after
+/// the first value, until none is left. So the observer receives its events in
+/// order and never two at once, and neither thread waits for the other. The same
+/// scheme as ``ChangeStore``'s subscribers that catch up.
+@usableFromInline
+final class CatchingUpObserver<Element>: @unchecked Sendable {
+    /// The subscription's own observer.
+    let target: ObserverBox<Element>
+    /// Whether the subscribing thread still sends, and the events parked for it.
+    let state = LockedState<(catchingUp: Bool, parked: RingBuffer<Event<Element>>)>((true, RingBuffer()))
+
+    @usableFromInline
+    init(target: ObserverBox<Element>) {
+        self.target = target
+    }
+
+    /// The subject's delivery (owner-only): parked while the subscribing thread
+    /// catches up, then straight to the observer.
+    func on(_ event: Event<Element>) {
+        let isParked = state.withLock { state -> Bool in
+            guard state.catchingUp else { return false }
+            state.parked.append(event)
+            return true
+        }
+        if !isParked {
+            target.on(event)
+        }
+    }
+
+    /// On the subscribing thread: sends `first`, then the parked events until none
+    /// is left; nothing once `subscription` is disposed.
+    @usableFromInline
+    func catchUp(_ subscription: SubscriptionBase, first: Event<Element>?) {
+        if let first, !subscription.isDisposed {
+            target.on(first)
+        }
+        while let event = state.withLock({ state -> Event<Element>? in
+            guard let event = state.parked.popFirst() else {
+                state.catchingUp = false
+                return nil
+            }
+            return event
+        }) {
+            if !subscription.isDisposed {
+                target.on(event)
+            }
+        }
+    }
+}
+
 /// Work for a subject, serialized by ``SubjectBase``: an `event`; else a
 /// `subscription` to add (`adds`) or to remove; else, with neither, the subject's
 /// disposal. A tuple rather than a generic enum with payloads, which would have
@@ -150,7 +216,9 @@ typealias SubjectOperation<Element> = (event: Event<Element>?, subscription: Sub
 ///
 /// An observer that subscribes to, or disposes its subscription of, the subject it
 /// is being called by is served inline, as in RxSwift: a new subscriber to a
-/// `BehaviorSubject` receives the current value before `subscribe` returns.
+/// `BehaviorSubject` receives the current value before `subscribe` returns. So
+/// does a `BehaviorSubject` subscriber on another thread during a delivery: it
+/// catches up on its own thread (``CatchingUpObserver``).
 ///
 /// ## Owner-only state
 /// Properties marked *owner-only* are read and written only by the thread that
@@ -385,10 +453,12 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     }
 
     /// Out of line, so that the operation's type metadata is only looked up on
-    /// this (contended) path.
+    /// this (contended) path. A subject that sends new subscribers a value first
+    /// overrides it, so that the subscribing thread receives that value before
+    /// `subscribe` returns (``BehaviorSubject``).
     @inline(never)
     @usableFromInline
-    final func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
+    func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
         enqueue((nil, subscription, true))
     }
 
@@ -413,20 +483,29 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     }
 
     /// Queues `operation`; becomes the owner and drains if the subject went idle.
+    /// `whileQueuing` runs under the queue's lock as the operation is queued.
     @usableFromInline
-    final func enqueue(_ operation: SubjectOperation<Element>, errorTrail: ErrorTraces.Trail? = nil) {
+    final func enqueue(
+        _ operation: SubjectOperation<Element>, errorTrail: ErrorTraces.Trail? = nil, whileQueuing: (() -> Void)? = nil
+    ) {
         if operation.event != nil, AtomicCell.load(&turnEnding, ordering: .relaxed) != 0 {
             waitForTurnEnd()
         }
-        let queued = pending.withLock { queue -> Int in
+        // `wip` counts the operation under the lock, before `whileQueuing` reads
+        // anything: from then on no other thread can take the subject inline, so
+        // what `whileQueuing` reads can only change in the owner's turn, by the
+        // operation in progress and those queued before this one.
+        let (queued, isOwner) = pending.withLock { queue -> (Int, Bool) in
+            let isOwner = AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue == 0
             if let errorTrail {
                 queuedErrorTrail = errorTrail
             }
             queue.append(operation)
             queuing(operation)
-            return queue.count
+            whileQueuing?()
+            return (queue.count, isOwner)
         }
-        if AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        if isOwner {
             AtomicCell.store(&owner, currentThreadID(), ordering: .relaxed)
             drain(missed: 1)
         } else if queued > SubjectBase.highWaterMark {

@@ -247,6 +247,84 @@ final class SubjectConcurrencyTests: RippleTestCase {
         XCTAssertEqual(problems.load(ordering: .relaxed), 0, "a subscriber saw a gap or a repeat")
     }
 
+    /// A subscriber on another thread gets the current value before `subscribe`
+    /// returns, though the subject is delivering, as in RxSwift 6.10.2. Before,
+    /// its subscription waited for the delivering thread, here an observer that
+    /// waits for that subscriber to read the value: each waited for the other
+    /// (the observer's 2 s wait ran out and the value came after it).
+    func testASubscriberOnAnotherThreadGetsTheValueDuringADelivery() {
+        let relay = BehaviorRelay(value: 0)
+        let log = Recorder<String>()
+        let inDelivery = DispatchSemaphore(value: 0)
+        let valueRead = DispatchSemaphore(value: 0)
+        let observer = relay.subscribe(onNext: { value in
+            guard value == 1 else { return }
+            inDelivery.signal()
+            // Waits for the other thread to have read the relay's value.
+            log.append(valueRead.wait(timeout: .now() + 2) == .success ? "read in time" : "timed out")
+        })
+        let subscriberDone = DispatchSemaphore(value: 0)
+        let subscriber = Recorder<Disposable>()
+        DispatchQueue.global().async {
+            inDelivery.wait()
+            subscriber.append(relay.subscribe(onNext: { value in
+                log.append("subscriber \(value)")
+                valueRead.signal()
+            }))
+            log.append("subscribed")
+            relay.accept(2)
+            subscriberDone.signal()
+        }
+        relay.accept(1)
+        XCTAssertEqual(subscriberDone.wait(timeout: .now() + 5), .success)
+        // "subscribed" and "read in time" are the two threads going on at once.
+        let values = log.values
+        XCTAssertEqual(values.first, "subscriber 1")
+        XCTAssertEqual(Set(values.dropFirst().prefix(2)), ["subscribed", "read in time"], "\(values)")
+        XCTAssertEqual(values.dropFirst(3), ["subscriber 2"])
+        observer.dispose()
+        subscriber.values.forEach { $0.dispose() }
+    }
+
+    /// Subscribers on two threads while a third sends values without pause: each
+    /// gets its first value before `subscribe` returns, then every later value in
+    /// order, none twice, never two calls at once (the events that reach it
+    /// while its thread sends the first value wait for it, `CatchingUpObserver`).
+    func testSubscribersDuringDeliveriesGetTheirValueAtOnceThenEveryLaterOneInOrder() {
+        let subject = BehaviorSubject(value: 0)
+        let busy = subject.subscribe(onNext: { _ in })  // keeps deliveries under way
+        let problems = Recorder<String>()
+        let stop = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            var value = 1
+            while !stop.load(ordering: .relaxed) {
+                subject.onNext(value)
+                value += 1
+            }
+            group.leave()
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<300 {
+                let lastSeen = Atomic<Int>(-1)
+                let detector = OverlapDetector()
+                let subscription = subject.subscribe(onNext: { value in
+                    detector.enter()
+                    let previous = lastSeen.exchange(value, ordering: .relaxed)
+                    if previous != -1 && value != previous + 1 { problems.append("\(previous) then \(value)") }
+                })
+                if lastSeen.load(ordering: .relaxed) == -1 { problems.append("no value before subscribe returned") }
+                subscription.dispose()
+                if detector.overlaps.load(ordering: .relaxed) != 0 { problems.append("two calls at once") }
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        busy.dispose()
+        XCTAssertEqual(problems.values, [])
+    }
+
     /// A thread that becomes the subject's owner delivers for a bounded turn, not
     /// for as long as another thread keeps emitting (issue 22.2). Here the main
     /// thread owns the subject (its event is being delivered) when a producer

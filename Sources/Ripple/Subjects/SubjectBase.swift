@@ -77,7 +77,7 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
 
     /// Set when the subscribing thread sends this subscription what a new
     /// subscriber receives first, and the events that reach it until it has
-    /// (see ``CatchingUpObserver``): how many values the subject will have
+    /// (see `CatchingUpObserver`): how many values the subject will have
     /// delivered when it adds the subscription, unless its owner delivers one
     /// more meanwhile (``BehaviorSubject``). Set as the subscription is queued,
     /// read by the owner.
@@ -218,7 +218,7 @@ typealias SubjectOperation<Element> = (event: Event<Element>?, subscription: Sub
 /// is being called by is served inline, as in RxSwift: a new subscriber to a
 /// `BehaviorSubject` receives the current value before `subscribe` returns. So
 /// does a `BehaviorSubject` subscriber on another thread during a delivery: it
-/// catches up on its own thread (``CatchingUpObserver``).
+/// catches up on its own thread (`CatchingUpObserver`).
 ///
 /// ## Owner-only state
 /// Properties marked *owner-only* are read and written only by the thread that

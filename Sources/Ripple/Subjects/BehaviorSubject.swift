@@ -170,7 +170,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
             // owner delivers a value of its own meanwhile (see `subscribeOwned`).
             subscription.catchingUpAt = read.1
         }
-        observer.catchUp(subscription, first: first.map { .next($0) })
+        observer.catchUp(subscription, first: first.map { [$0] } ?? [])
     }
 
     @usableFromInline

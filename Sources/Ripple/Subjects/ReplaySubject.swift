@@ -13,10 +13,26 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = ReplaySubject<Element>
 
-    /// Owner-only: the replay buffer.
+    /// What the subject replays, readable from any thread (a tuple: see "State is
+    /// a tuple" in docs/Architecture.md):
+    ///
+    /// - `buffer`: the values delivered last, which a new subscriber receives
+    ///   first (at most ``bufferSize``);
+    /// - `queued`: the values sent while the subject was busy delivering and not
+    ///   delivered yet, in order, so that a subscriber on another thread can be
+    ///   sent its replay at once, queued values included (see
+    ///   ``enqueueAdd(_:)``);
+    /// - `delivered`: how many values were buffered (wrapping), so that such a
+    ///   subscriber can tell whether a value was buffered between its reading and
+    ///   its addition;
+    /// - `ends`: a terminal event was sent or the subject was disposed (values
+    ///   sent after it are neither queued here nor replayed).
     @usableFromInline
-    @exclusivity(unchecked)
-    final var buffer: RingBuffer<Element>
+    typealias Replay = (buffer: RingBuffer<Element>, queued: RingBuffer<Element>, delivered: Int, ends: Bool)
+
+    /// The replay buffer and what is queued for it.
+    @usableFromInline
+    let replay: LockedState<Replay>
 
     /// The maximum number of buffered elements, `nil` for no limit.
     @usableFromInline
@@ -24,7 +40,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
 
     @usableFromInline
     init(bufferSize: Int?) {
-        buffer = RingBuffer()
+        replay = LockedState((buffer: RingBuffer(), queued: RingBuffer(), delivered: 0, ends: false))
         self.bufferSize = bufferSize
         super.init()
     }
@@ -63,37 +79,107 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
         release()
     }
 
-    /// Owner-only.
+    /// Owner-only. `wasQueued`: the value was sent while the subject was busy, so
+    /// it is the first of ``Replay``'s `queued` ones if it was recorded there
+    /// (values are recorded in the order they run, and none after a terminal
+    /// event, so a value not recorded finds `queued` empty).
     @_alwaysEmitIntoClient
-    final func bufferAndDeliver(_ element: Element, _ event: Event<Element>) {
-        guard !isStopped else { return }
-        if let bufferSize {
-            guard bufferSize > 0 else {
-                deliver(event)
-                return
-            }
-            if buffer.count == bufferSize {
-                _ = buffer.popFirst()
+    final func bufferAndDeliver(_ element: Element, _ event: Event<Element>, wasQueued: Bool = false) {
+        let isStopped = isStopped
+        if bufferSize != 0 {
+            let bufferSize = bufferSize
+            replay.withLock { replay in
+                if wasQueued {
+                    _ = replay.queued.popFirst()
+                }
+                guard !isStopped else { return }
+                if let bufferSize, replay.buffer.count == bufferSize {
+                    _ = replay.buffer.popFirst()
+                }
+                replay.buffer.append(element)
+                replay.delivered &+= 1
             }
         }
-        buffer.append(element)
+        guard !isStopped else { return }
         deliver(event)
+    }
+
+    /// Records a value as it is queued (under the queue's lock, so in the order
+    /// of delivery), so that a subscriber on another thread can be sent it as
+    /// part of its replay before the delivery reaches it.
+    @usableFromInline
+    override func queuing(_ operation: SubjectOperation<Element>) {
+        guard bufferSize != 0, let event = operation.event else { return }
+        replay.withLock { replay in
+            guard !replay.ends else { return }
+            switch event {
+            case .next(let element):
+                replay.queued.append(element)
+            case .error, .completed:
+                replay.ends = true
+            }
+        }
     }
 
     @usableFromInline
     override func process(_ event: Event<Element>) {
-        guard !isStopped else { return }
         switch event {
         case .next(let element):
-            bufferAndDeliver(element, event)
+            bufferAndDeliver(element, event, wasQueued: true)
         case .error, .completed:
+            guard !isStopped else { return }
+            replay.withLock { $0.ends = true }
             terminate(with: event)
         }
     }
 
+    /// A subscription made on another thread during a delivery: that thread sends
+    /// it its replay before `subscribe` returns, as in RxSwift, instead of the
+    /// delivering thread later (see ``CatchingUpObserver``): the buffer and the
+    /// values queued before the subscription, the last ``bufferSize`` of them.
+    /// Once a terminal event is queued the subscription is queued as before, and
+    /// the delivering thread replays the buffer and the terminal event to it.
+    @inline(never)
+    @usableFromInline
+    override func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
+        guard bufferSize != 0, let box = subscription.observerBox else {
+            super.enqueueAdd(subscription)
+            return
+        }
+        let observer = CatchingUpObserver(target: box.takeUnretainedValue())
+        // The subscription is not shared yet: its observer can be replaced.
+        subscription.observerBox = Unmanaged.passRetained(ObserverBox(AnyObserver { observer.on($0) }))
+        box.release()
+        var first: [Element] = []
+        let bufferSize = bufferSize
+        enqueue((nil, subscription, true)) { [replay] in
+            replay.withLock { replay in
+                guard !replay.ends else { return }
+                first = replay.buffer.elements + replay.queued.elements
+                if let bufferSize, first.count > bufferSize {
+                    first.removeFirst(first.count - bufferSize)
+                }
+                // What `delivered` will be when the subscription is added, unless
+                // the owner buffers a value of its own meanwhile (see
+                // `subscribeOwned`).
+                subscription.catchingUpAt = replay.delivered &+ replay.queued.count
+            }
+        }
+        observer.catchUp(subscription, first: first)
+    }
+
     @usableFromInline
     override func subscribeOwned(_ subscription: SubjectSubscription<Element>) {
-        let replayed = buffer.elements
+        // A subscription that caught up was sent the replay it read as it was
+        // queued; an owner that had just taken the subject buffers its own value
+        // after that reading (a value not buffered yet cannot be read), and the
+        // subscription gets that one here.
+        let expected = subscription.catchingUpAt
+        let replayed = replay.withLock { replay -> [Element] in
+            let all = replay.buffer.count
+            let count = expected.map { Swift.min(replay.delivered &- $0, all) } ?? all
+            return count > 0 ? (all - count..<all).map { replay.buffer[$0] } : []
+        }
         if stopEvent == nil {
             addObserver(subscription)
         }
@@ -113,7 +199,11 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
 
     @usableFromInline
     override func clearOnDispose() {
-        buffer.removeAll()
+        replay.withLock { replay in
+            replay.buffer.removeAll()
+            replay.queued.removeAll()
+            replay.ends = true
+        }
     }
 
     /// Returns the subject itself.

@@ -78,9 +78,9 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
     /// Set when the subscribing thread sends this subscription what a new
     /// subscriber receives first, and the events that reach it until it has
     /// (see `CatchingUpObserver`): how many values the subject will have
-    /// delivered when it adds the subscription, unless its owner delivers one
-    /// more meanwhile (``BehaviorSubject``). Set as the subscription is queued,
-    /// read by the owner.
+    /// delivered (buffered) when it adds the subscription, unless its owner
+    /// delivers one more meanwhile (``BehaviorSubject``, ``ReplaySubject``). Set
+    /// as the subscription is queued, read by the owner.
     @usableFromInline
     @exclusivity(unchecked)
     final var catchingUpAt: Int?
@@ -134,14 +134,15 @@ final class SubjectSubscription<Element>: SubscriptionBase, @unchecked Sendable 
 
 /// The observer of a subscription made on another thread while the subject was
 /// delivering, until that thread has sent it what a new subscriber receives first
-/// (a ``BehaviorSubject``'s value): the subscribing thread sends that itself,
-/// before `subscribe` returns, rather than wait for the delivering thread, which
-/// may be waiting for it (an observer blocked until another thread has read a
-/// relay's value). Meanwhile the subject adds the subscription in its turn, and the
-/// events that reach it are *parked* here; the subscribing thread sends them after
-/// the first value, until none is left. So the observer receives its events in
-/// order and never two at once, and neither thread waits for the other. The same
-/// scheme as ``ChangeStore``'s subscribers that catch up.
+/// (a ``BehaviorSubject``'s value, a ``ReplaySubject``'s replay): the subscribing
+/// thread sends that itself, before `subscribe` returns, rather than wait for the
+/// delivering thread, which may be waiting for it (an observer blocked until
+/// another thread has read a relay's value). Meanwhile the subject adds the
+/// subscription in its turn, and the events that reach it are *parked* here; the
+/// subscribing thread sends them after the first values, until none is left. So
+/// the observer receives its events in order and never two at once, and neither
+/// thread waits for the other. The same scheme as ``ChangeStore``'s subscribers
+/// that catch up.
 @usableFromInline
 final class CatchingUpObserver<Element>: @unchecked Sendable {
     /// The subscription's own observer.
@@ -167,12 +168,12 @@ final class CatchingUpObserver<Element>: @unchecked Sendable {
         }
     }
 
-    /// On the subscribing thread: sends `first`, then the parked events until none
-    /// is left; nothing once `subscription` is disposed.
+    /// On the subscribing thread: sends the values `first`, then the parked
+    /// events until none is left; nothing once `subscription` is disposed.
     @usableFromInline
-    func catchUp(_ subscription: SubscriptionBase, first: Event<Element>?) {
-        if let first, !subscription.isDisposed {
-            target.on(first)
+    func catchUp(_ subscription: SubscriptionBase, first: [Element]) {
+        for element in first where !subscription.isDisposed {
+            target.on(.next(element))
         }
         while let event = state.withLock({ state -> Event<Element>? in
             guard let event = state.parked.popFirst() else {
@@ -217,8 +218,8 @@ typealias SubjectOperation<Element> = (event: Event<Element>?, subscription: Sub
 /// An observer that subscribes to, or disposes its subscription of, the subject it
 /// is being called by is served inline, as in RxSwift: a new subscriber to a
 /// `BehaviorSubject` receives the current value before `subscribe` returns. So
-/// does a `BehaviorSubject` subscriber on another thread during a delivery: it
-/// catches up on its own thread (`CatchingUpObserver`).
+/// does a `BehaviorSubject` or `ReplaySubject` subscriber on another thread
+/// during a delivery: it catches up on its own thread (`CatchingUpObserver`).
 ///
 /// ## Owner-only state
 /// Properties marked *owner-only* are read and written only by the thread that
@@ -453,9 +454,9 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
     }
 
     /// Out of line, so that the operation's type metadata is only looked up on
-    /// this (contended) path. A subject that sends new subscribers a value first
-    /// overrides it, so that the subscribing thread receives that value before
-    /// `subscribe` returns (``BehaviorSubject``).
+    /// this (contended) path. A subject that sends new subscribers values first
+    /// overrides it, so that the subscribing thread receives them before
+    /// `subscribe` returns (``BehaviorSubject``, ``ReplaySubject``).
     @inline(never)
     @usableFromInline
     func enqueueAdd(_ subscription: SubjectSubscription<Element>) {

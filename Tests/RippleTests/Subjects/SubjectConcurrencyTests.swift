@@ -257,13 +257,87 @@ final class SubjectConcurrencyTests: RippleTestCase {
         subscriber.values.forEach { $0.dispose() }
     }
 
+    /// The same for a `ReplaySubject`: the subscribing thread sends the replay
+    /// itself before `subscribe` returns (RxSwift replays under the subject's
+    /// lock, on the subscribing thread), values queued behind the delivery
+    /// included, and the delivery never waits for it.
+    func testAReplaySubscriberOnAnotherThreadGetsItsReplayDuringADelivery() {
+        let subject = ReplaySubject<Int>.create(bufferSize: 2)
+        subject.onNext(1)
+        subject.onNext(2)
+        let log = Recorder<String>()
+        let inDelivery = DispatchSemaphore(value: 0)
+        let replayed = DispatchSemaphore(value: 0)
+        let observer = subject.subscribe(onNext: { value in
+            guard value == 3 else { return }
+            inDelivery.signal()
+            // Waits for the other thread to have received its replay.
+            log.append(replayed.wait(timeout: .now() + 2) == .success ? "replayed in time" : "timed out")
+        })
+        let subscriberDone = DispatchSemaphore(value: 0)
+        let subscriber = Recorder<Disposable>()
+        DispatchQueue.global().async {
+            inDelivery.wait()
+            subject.onNext(4)  // queued behind the delivery of 3
+            subscriber.append(subject.subscribe(onNext: { value in
+                log.append("subscriber \(value)")
+                if value == 4 { replayed.signal() }
+            }))
+            log.append("subscribed")
+            subject.onNext(5)
+            subscriberDone.signal()
+        }
+        subject.onNext(3)
+        XCTAssertEqual(subscriberDone.wait(timeout: .now() + 5), .success)
+        let values = log.values
+        XCTAssertEqual(Array(values.prefix(2)), ["subscriber 3", "subscriber 4"], "\(values)")
+        XCTAssertEqual(Set(values.dropFirst(2).prefix(2)), ["subscribed", "replayed in time"], "\(values)")
+        XCTAssertEqual(values.dropFirst(4), ["subscriber 5"])
+        observer.dispose()
+        subscriber.values.forEach { $0.dispose() }
+    }
+
+    /// What made the waiting case above deadlock before: an observer of a
+    /// `share(replay: 1)` that waits for another thread to read the shared
+    /// stream's latest value.
+    func testAnObserverWaitingForAnotherThreadToReadASharedValueDoesNotDeadlock() throws {
+        let source = PublishSubject<Int>()
+        let shared = source.share(replay: 1)
+        let readings = Recorder<Int?>()
+        let observer = shared.subscribe(onNext: { _ in
+            // On another thread (`DispatchQueue.sync` would run it on this one).
+            let read = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                readings.append(try? shared.take(1).toBlocking(timeout: 2).first())
+                read.signal()
+            }
+            read.wait()
+        })
+        source.onNext(7)
+        XCTAssertEqual(readings.values, [7])
+        observer.dispose()
+    }
+
     /// Subscribers on two threads while a third sends values without pause: each
-    /// gets its first value before `subscribe` returns, then every later value in
-    /// order, never misses or repeats one, and is never called twice at once (the
-    /// events that reach it while its thread sends the first value wait for it,
+    /// gets its first value (a `BehaviorSubject`'s value, a `ReplaySubject`'s
+    /// replay) before `subscribe` returns, then every later value in order, never
+    /// misses or repeats one, and is never called twice at once (the events that
+    /// reach it while its thread sends the first values wait for it,
     /// `CatchingUpObserver`).
-    func testBehaviorSubjectLateSubscriberNeverMissesOrRepeats() {
-        let subject = BehaviorSubject(value: 0)
+    func testLateSubscribersNeverMissOrRepeatAValue() {
+        let behavior = BehaviorSubject(value: 0)
+        assertLateSubscribersNeverMissOrRepeat(behavior, send: behavior.onNext)
+        let replay = ReplaySubject<Int>.create(bufferSize: 3)
+        replay.onNext(0)
+        assertLateSubscribersNeverMissOrRepeat(replay, send: replay.onNext)
+        let one = ReplaySubject<Int>.create(bufferSize: 1)
+        one.onNext(0)
+        assertLateSubscribersNeverMissOrRepeat(one, send: one.onNext)
+    }
+
+    private func assertLateSubscribersNeverMissOrRepeat(
+        _ subject: Observable<Int>, send: @escaping @Sendable (Int) -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let busy = subject.subscribe(onNext: { _ in })  // keeps deliveries under way
         let problems = Recorder<String>()
         let stop = Atomic<Bool>(false)
@@ -272,7 +346,7 @@ final class SubjectConcurrencyTests: RippleTestCase {
         DispatchQueue.global().async {
             var value = 1
             while !stop.load(ordering: .relaxed) {
-                subject.onNext(value)
+                send(value)
                 value += 1
             }
             group.leave()
@@ -294,7 +368,7 @@ final class SubjectConcurrencyTests: RippleTestCase {
         stop.store(true, ordering: .relaxed)
         group.wait()
         busy.dispose()
-        XCTAssertEqual(problems.values, [])
+        XCTAssertEqual(problems.values, [], "\(type(of: subject))", file: file, line: line)
     }
 
     /// A thread that becomes the subject's owner delivers for a bounded turn, not

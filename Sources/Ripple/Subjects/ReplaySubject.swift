@@ -84,6 +84,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     /// (values are recorded in the order they run, and none after a terminal
     /// event, so a value not recorded finds `queued` empty).
     @_alwaysEmitIntoClient
+    @inline(__always)
     final func bufferAndDeliver(_ element: Element, _ event: Event<Element>, wasQueued: Bool = false) {
         let isStopped = isStopped
         if bufferSize != 0 {

@@ -301,6 +301,11 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     @exclusivity(unchecked) final var disposedFlag = AtomicCell<Bool>(false)
 
+    /// Set when a terminal event is queued behind a delivery: the subject will
+    /// stop, so ``hasObservers`` is `false` from then on, as when the event is
+    /// delivered at once. Readable from any thread.
+    @exclusivity(unchecked) final var endQueued = AtomicCell<Bool>(false)
+
     /// `true` for a subject another observable uses internally (the one inside
     /// `share`): the subscription graph shows that observable instead. Set
     /// before the subject is shared.
@@ -349,9 +354,13 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
 
     // MARK: Public surface shared by the subjects
 
-    /// `true` if at least one observer is subscribed.
+    /// `true` if at least one observer is subscribed. `false` as soon as a
+    /// terminal event was sent or ``dispose()`` called, even while another
+    /// thread's delivery holds them back, as in RxSwift.
     public final var hasObservers: Bool {
         AtomicCell.load(&observerCount, ordering: .acquiring) > 0
+            && !AtomicCell.load(&endQueued, ordering: .acquiring)
+            && !AtomicCell.load(&disposedFlag, ordering: .acquiring)
     }
 
     /// `true` once `dispose()` has been called.
@@ -500,6 +509,9 @@ public class SubjectBase<Element>: Observable<Element>, Cancelable, @unchecked S
             let isOwner = AtomicCell.add(&wip, 1, ordering: .acquiringAndReleasing).oldValue == 0
             if let errorTrail {
                 queuedErrorTrail = errorTrail
+            }
+            if operation.event?.isStopEvent == true {
+                AtomicCell.store(&endQueued, true, ordering: .releasing)
             }
             queue.append(operation)
             queuing(operation)

@@ -1,3 +1,4 @@
+import Dispatch
 import Ripple
 import RippleTest
 import XCTest
@@ -67,6 +68,44 @@ final class PublishSubjectTests: RippleTestCase {
         XCTAssertTrue(subject.hasObservers)
         second.dispose()
         XCTAssertFalse(subject.hasObservers)
+    }
+
+    /// A terminal event or `dispose()` that waits behind a delivery (sent by an
+    /// observer, or by another thread meanwhile) stops `hasObservers` at once,
+    /// as in RxSwift, where the subject stops before the call returns.
+    func testHasObserversIsFalseOnceATerminalEventOrDisposeIsQueued() {
+        let subject = PublishSubject<Int>()
+        let seen = Recorder<String>()
+        let subscription = subject.subscribe(onNext: { value in
+            guard value == 1 else { return }
+            subject.onCompleted()  // queued behind this delivery
+            seen.append("after onCompleted: \(subject.hasObservers)")
+        })
+        subject.onNext(1)
+        XCTAssertEqual(seen.values, ["after onCompleted: false"])
+        XCTAssertFalse(subject.hasObservers)
+        subscription.dispose()
+
+        for stop in ["error", "dispose"] {
+            let subject = PublishSubject<Int>()
+            let inDelivery = DispatchSemaphore(value: 0)
+            let stopped = DispatchSemaphore(value: 0)
+            let subscription = subject.subscribe(onNext: { _ in
+                inDelivery.signal()
+                _ = stopped.wait(timeout: .now() + 2)
+            }, onError: { _ in })
+            DispatchQueue.global().async {
+                inDelivery.wait()
+                if stop == "error" { subject.onError(TestError()) } else { subject.dispose() }
+                seen.append("\(stop) from another thread: \(subject.hasObservers)")
+                stopped.signal()
+            }
+            subject.onNext(1)
+            subscription.dispose()
+        }
+        XCTAssertEqual(seen.values, [
+            "after onCompleted: false", "error from another thread: false", "dispose from another thread: false",
+        ])
     }
 
     func testDeliveryInSubscriptionOrder() {

@@ -87,10 +87,14 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     @_alwaysEmitIntoClient
     final func storeAndDeliver(_ element: Element, _ event: Event<Element>) {
         guard !isStopped else { return }
+        // The value replaced is released after the lock: its `deinit` may use
+        // the subject (see `LockedState`).
+        var replaced: Element? = element
         snapshot.withLock {
-            $0.value = element
+            swap(&$0.value, &replaced)
             $0.delivered &+= 1
         }
+        withExtendedLifetime(replaced) {}
         deliver(event)
     }
 
@@ -122,17 +126,20 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
         switch event {
         case .next(let element):
             let isStopped = isStopped
+            var replaced: Element? = element
             snapshot.withLock { snapshot in
                 // The value delivered becomes the one new subscribers receive,
                 // in the same step as it stops being queued, so that ``value()``
                 // never reads an older one in between.
                 if !isStopped {
-                    snapshot.value = element
+                    swap(&snapshot.value, &replaced)
                     snapshot.delivered &+= 1
                 }
                 snapshot.queued -= 1
                 if snapshot.queued == 0 { snapshot.accepted = nil }
             }
+            // Released after the lock (see `storeAndDeliver`).
+            withExtendedLifetime(replaced) {}
             guard !isStopped else { return }
             deliver(event)
         case .error(let error):
@@ -202,11 +209,14 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
 
     @usableFromInline
     override func clearOnDispose() {
+        var released: (Element?, Element?) = (nil, nil)
         snapshot.withLock {
             $0.isDisposed = true
-            $0.value = nil
-            $0.accepted = nil
+            swap(&$0.value, &released.0)
+            swap(&$0.accepted, &released.1)
         }
+        // Released after the lock (see `storeAndDeliver`).
+        withExtendedLifetime(released) {}
     }
 
     /// Returns the subject itself.

@@ -89,17 +89,22 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
         let isStopped = isStopped
         if bufferSize != 0 {
             let bufferSize = bufferSize
-            replay.withLock { replay in
+            let evicted = replay.withLock { replay -> Element? in
                 if wasQueued {
-                    _ = replay.queued.popFirst()
+                    _ = replay.queued.popFirst()  // the event holds the value too
                 }
-                guard !isStopped else { return }
+                guard !isStopped else { return nil }
+                var evicted: Element?
                 if let bufferSize, replay.buffer.count == bufferSize {
-                    _ = replay.buffer.popFirst()
+                    evicted = replay.buffer.popFirst()
                 }
                 replay.buffer.append(element)
                 replay.delivered &+= 1
+                return evicted
             }
+            // Released after the lock: its `deinit` may use the subject (see
+            // `LockedState`).
+            withExtendedLifetime(evicted) {}
         }
         guard !isStopped else { return }
         deliver(event)
@@ -200,11 +205,14 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
 
     @usableFromInline
     override func clearOnDispose() {
+        var released = (RingBuffer<Element>(), RingBuffer<Element>())
         replay.withLock { replay in
-            replay.buffer.removeAll()
-            replay.queued.removeAll()
+            swap(&replay.buffer, &released.0)
+            swap(&replay.queued, &released.1)
             replay.ends = true
         }
+        // Released after the lock (see `bufferAndDeliver`).
+        withExtendedLifetime(released) {}
     }
 
     /// Returns the subject itself.

@@ -124,6 +124,12 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
 
     override func disposeResources() {
         drain.dispose()
-        state.withLock { $0.queue.removeAll() }
+        // Moved out and released after the lock: the events may hold the last
+        // reference to user objects, whose `deinit` may call back into this chain.
+        let dropped = state.withLock { state -> RingBuffer<(time: RxTime, event: Event<Element>)> in
+            defer { state.queue = RingBuffer() }
+            return state.queue
+        }
+        withExtendedLifetime(dropped) {}
     }
 }

@@ -297,6 +297,49 @@ final class SubjectConcurrencyTests: RippleTestCase {
         subscriber.values.forEach { $0.dispose() }
     }
 
+    /// The edges of a replay sent on the subscribing thread: a terminal event
+    /// queued before the subscription (the subscriber gets the buffer and that
+    /// event, from the delivering thread, as before), and a subscriber that
+    /// ends during its replay (`take(1)`: nothing more reaches it, and it lets
+    /// go of everything).
+    func testAReplaySubscriberOnAnotherThreadAfterAQueuedTerminalOrEndingDuringItsReplay() {
+        for case_ in ["completed queued", "disposes itself"] {
+            let subject = ReplaySubject<Int>.create(bufferSize: 2)
+            subject.onNext(1)
+            let log = Recorder<String>()
+            let inDelivery = DispatchSemaphore(value: 0)
+            let subscribed = DispatchSemaphore(value: 0)
+            let observer = subject.subscribe(onNext: { value in
+                guard value == 2 else { return }
+                inDelivery.signal()
+                _ = subscribed.wait(timeout: .now() + 2)
+            })
+            DispatchQueue.global().async {
+                inDelivery.wait()
+                subject.onNext(3)  // queued
+                if case_ == "completed queued" {
+                    subject.onCompleted()
+                    _ = subject.subscribe(onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
+                } else {
+                    _ = subject.take(1).subscribe(
+                        onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") },
+                        onDisposed: { log.append("disposed") })
+                }
+                log.append("subscribed")
+                subscribed.signal()
+            }
+            subject.onNext(2)
+            subject.onNext(4)
+            observer.dispose()
+            if case_ == "completed queued" {
+                // From the delivering thread, after the delivery of 2: the buffer, then the terminal event.
+                XCTAssertEqual(log.values, ["subscribed", "next 2", "next 3", "completed"], case_)
+            } else {
+                XCTAssertEqual(log.values, ["next 2", "completed", "disposed", "subscribed"], case_)
+            }
+        }
+    }
+
     /// What made the waiting case above deadlock before: an observer of a
     /// `share(replay: 1)` that waits for another thread to read the shared
     /// stream's latest value.

@@ -164,11 +164,10 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     @inline(never)
     @usableFromInline
     override func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
-        guard let box = subscription.observerBox else { return }
-        let observer = CatchingUpObserver(target: box.takeUnretainedValue())
-        // The subscription is not shared yet: its observer can be replaced.
-        subscription.observerBox = Unmanaged.passRetained(ObserverBox(AnyObserver { observer.on($0) }))
-        box.release()
+        guard let observer = CatchingUpObserver.install(on: subscription) else {
+            super.enqueueAdd(subscription)
+            return
+        }
         var first: Element?
         enqueue((nil, subscription, true)) { [snapshot] in
             let read = snapshot.withLock { ($0.ends || $0.isDisposed ? nil : $0.accepted ?? $0.value, $0.delivered &+ $0.queued) }

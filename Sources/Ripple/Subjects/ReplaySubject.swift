@@ -148,14 +148,10 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     @inline(never)
     @usableFromInline
     override func enqueueAdd(_ subscription: SubjectSubscription<Element>) {
-        guard bufferSize != 0, let box = subscription.observerBox else {
+        guard bufferSize != 0, let observer = CatchingUpObserver.install(on: subscription) else {
             super.enqueueAdd(subscription)
             return
         }
-        let observer = CatchingUpObserver(target: box.takeUnretainedValue())
-        // The subscription is not shared yet: its observer can be replaced.
-        subscription.observerBox = Unmanaged.passRetained(ObserverBox(AnyObserver { observer.on($0) }))
-        box.release()
         var first: [Element] = []
         let bufferSize = bufferSize
         enqueue((nil, subscription, true)) { [replay] in

@@ -155,6 +155,18 @@ final class CatchingUpObserver<Element>: @unchecked Sendable {
         self.target = target
     }
 
+    /// Puts a catching-up observer in front of `subscription`'s own observer (a
+    /// subscription not queued yet, so not shared: its observer can be
+    /// replaced). `nil` when it has no observer.
+    @usableFromInline
+    static func install(on subscription: SubjectSubscription<Element>) -> CatchingUpObserver? {
+        guard let box = subscription.observerBox else { return nil }
+        let observer = CatchingUpObserver(target: box.takeUnretainedValue())
+        subscription.observerBox = Unmanaged.passRetained(ObserverBox(AnyObserver { observer.on($0) }))
+        box.release()
+        return observer
+    }
+
     /// The subject's delivery (owner-only): parked while the subscribing thread
     /// catches up, then straight to the observer.
     func on(_ event: Event<Element>) {

@@ -71,10 +71,13 @@ public final class ObservableArray<Element>: @unchecked Sendable {
             }
         }
         set {
-            store.mutate("subscript") { elements in
+            // The element replaced is returned, to be released after the lock
+            // (its `deinit` may use this array; see "User code" in `ChangeStore`).
+            _ = store.mutate("subscript") { elements in
                 precondition(index >= 0 && index < elements.count, Self.message("subscript", index, elements.count))
+                let replaced = elements[index]
                 elements[index] = newValue
-                return (ArrayChange(elements: elements, edit: .update(index)), ())
+                return (ArrayChange(elements: elements, edit: .update(index)), replaced)
             }
         }
     }
@@ -170,11 +173,13 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// Removes every element: one `.delete` per element.
     @_alwaysEmitIntoClient
     public func removeAll() {
-        store.mutate("removeAll()") { elements in
-            guard !elements.isEmpty else { return (nil, ()) }
+        // The elements removed are returned, to be released after the lock.
+        _ = store.mutate("removeAll()") { elements -> (ArrayChange<Element>?, [Element]) in
+            guard !elements.isEmpty else { return (nil, []) }
             let edits = elements.indices.map { ArrayEdit.delete($0) }
-            elements.removeAll()
-            return (ArrayChange(elements: elements, edits: edits, isInitial: false), ())
+            let removed = elements
+            elements = []
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), removed)
         }
     }
 
@@ -185,7 +190,8 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// must not use this `ObservableArray`. If it throws, nothing is removed.
     @_alwaysEmitIntoClient
     public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-        let outcome = store.mutate("removeAll(where:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Result<Void, any Error>) in
+        let (outcome, _) = store.mutate("removeAll(where:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, (Result<Void, any Error>, [Element])) in
+            // `kept` ends up holding the elements removed, released after the lock.
             var kept: [Element] = []
             var edits: [ArrayEdit] = []
             for index in elements.indices {
@@ -196,12 +202,12 @@ public final class ObservableArray<Element>: @unchecked Sendable {
                         kept.append(elements[index])
                     }
                 } catch {
-                    return (nil, .failure(error))
+                    return (nil, (.failure(error), kept))
                 }
             }
-            guard !edits.isEmpty else { return (nil, .success(())) }
-            elements = kept
-            return (ArrayChange(elements: elements, edits: edits, isInitial: false), .success(()))
+            guard !edits.isEmpty else { return (nil, (.success(()), kept)) }
+            swap(&elements, &kept)
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), (.success(()), kept))
         }
         try rethrowing(outcome, rescue: { throw $0 })
     }
@@ -224,14 +230,15 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     @_alwaysEmitIntoClient
     public func replaceSubrange<C: Collection>(_ range: Range<Int>, with newElements: C) where C.Element == Element {
         let added = Array(newElements)
-        store.mutate("replaceSubrange(_:with:)") { elements in
+        _ = store.mutate("replaceSubrange(_:with:)") { elements -> (ArrayChange<Element>?, [Element]) in
             precondition(range.lowerBound >= 0 && range.upperBound <= elements.count,
                          "ObservableArray.replaceSubrange(_:with:): range \(range) is out of range (count \(elements.count), valid bounds 0...\(elements.count))")
-            guard !range.isEmpty || !added.isEmpty else { return (nil, ()) }
+            guard !range.isEmpty || !added.isEmpty else { return (nil, []) }
             var edits = range.map { ArrayEdit.delete($0) }
             edits += (range.lowerBound..<range.lowerBound + added.count).map { .insert($0) }
+            let removed = Array(elements[range])
             elements.replaceSubrange(range, with: added)
-            return (ArrayChange(elements: elements, edits: edits, isInitial: false), ())
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), removed)
         }
     }
 
@@ -249,19 +256,22 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     @discardableResult
     @_alwaysEmitIntoClient
     public func batchUpdate<Result>(_ body: (inout ArrayBatch<Element>) throws -> Result) rethrows -> Result {
-        let outcome = store.mutate("batchUpdate(_:)", runsUserCode: true) { elements -> (ArrayChange<Element>?, Swift.Result<Result, any Error>) in
+        // The start and the batch are returned, to be released after the lock:
+        // the elements dropped (or made and thrown away) go with them.
+        let (outcome, _, _) = store.mutate("batchUpdate(_:)", runsUserCode: true) {
+            elements -> (ArrayChange<Element>?, (Swift.Result<Result, any Error>, BatchStart<Element>, ArrayBatch<Element>)) in
             let start = BatchStart(elements)
             var batch = ArrayBatch(start)
             let result: Result
             do {
                 result = try body(&batch)
             } catch {
-                return (nil, .failure(error))
+                return (nil, (.failure(error), start, batch))
             }
             let edits = batch.edits(from: start)
             elements = batch.elements
-            guard !edits.isEmpty else { return (nil, .success(result)) }
-            return (ArrayChange(elements: elements, edits: edits, isInitial: false), .success(result))
+            guard !edits.isEmpty else { return (nil, (.success(result), start, batch)) }
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), (.success(result), start, batch))
         }
         return try rethrowing(outcome, rescue: { throw $0 })
     }
@@ -269,11 +279,13 @@ public final class ObservableArray<Element>: @unchecked Sendable {
     /// Replaces the contents with `newElements` using `diff` for the edits.
     @_alwaysEmitIntoClient
     func replace(with newElements: [Element], diff: ([Element], [Element]) -> [ArrayEdit]) {
-        store.mutate("replace(with:)") { elements in
+        // The elements replaced are returned, to be released after the lock.
+        _ = store.mutate("replace(with:)") { elements -> (ArrayChange<Element>?, [Element]) in
             let edits = diff(elements, newElements)
+            let replaced = elements
             elements = newElements
-            guard !edits.isEmpty else { return (nil, ()) }
-            return (ArrayChange(elements: elements, edits: edits, isInitial: false), ())
+            guard !edits.isEmpty else { return (nil, replaced) }
+            return (ArrayChange(elements: elements, edits: edits, isInitial: false), replaced)
         }
     }
 

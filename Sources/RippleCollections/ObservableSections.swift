@@ -64,10 +64,13 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
             }
         }
         set {
-            store.mutate("subscript") { sections in
+            // The item replaced is returned, to be released after the lock (its
+            // `deinit` may use this list; see "User code" in `ChangeStore`).
+            _ = store.mutate("subscript") { sections in
                 Self.check(path, in: sections, "subscript")
+                let replaced = sections[path.section].items[path.item]
                 sections[path.section].items[path.item] = newValue
-                return (SectionedChange(sections: sections, sectionEdits: [], itemEdits: [.update(path)]), ())
+                return (SectionedChange(sections: sections, sectionEdits: [], itemEdits: [.update(path)]), replaced)
             }
         }
     }
@@ -187,10 +190,12 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
     /// Replaces the whole list with `sections`, delivered as the *diff* from the
     /// current list (not as a reset). Sends nothing if nothing changed.
     public func replace(with sections: [Model]) {
-        store.mutate("replace(with:)") { current in
+        // The sections replaced are returned, to be released after the lock.
+        _ = store.mutate("replace(with:)") { current in
             let change = diff(current, sections)
+            let replaced = current
             current = sections
-            return (change.isEmpty ? nil : change, ())
+            return (change.isEmpty ? nil : change, replaced)
         }
     }
 
@@ -203,17 +208,20 @@ public final class ObservableSections<Section, Item>: @unchecked Sendable {
     /// use this `ObservableSections`.
     @discardableResult
     public func batchUpdate<Result>(_ body: (inout [Model]) throws -> Result) rethrows -> Result {
-        let outcome = store.mutate("batchUpdate(_:)", runsUserCode: true) { current -> (SectionedChange<Section, Item>?, Swift.Result<Result, any Error>) in
+        // `sections` ends up holding what was replaced (or what `body` made
+        // before it threw), released after the lock.
+        let (outcome, _) = store.mutate("batchUpdate(_:)", runsUserCode: true) {
+            current -> (SectionedChange<Section, Item>?, (Swift.Result<Result, any Error>, [Model])) in
             var sections = current
             let result: Result
             do {
                 result = try body(&sections)
             } catch {
-                return (nil, .failure(error))
+                return (nil, (.failure(error), sections))
             }
             let change = diff(current, sections)
-            current = sections
-            return (change.isEmpty ? nil : change, .success(result))
+            swap(&current, &sections)
+            return (change.isEmpty ? nil : change, (.success(result), sections))
         }
         return try rethrowing(outcome, rescue: { throw $0 })
     }

@@ -27,7 +27,11 @@
 /// Observers run outside the lock. The closures of `batchUpdate` and
 /// `removeAll(where:)` run inside it — they are the mutation — with a guard that
 /// turns a call back into the same store on that thread (which would deadlock)
-/// into a precondition failure that says what happened.
+/// into a precondition failure that says what happened. A mutation that drops
+/// elements (replaces, removes, or throws away a batch) returns them in its
+/// result, so that they are released after the lock: an element's `deinit` is
+/// user code too, and may use the store (a row model disposing its
+/// subscription to the list).
 @usableFromInline
 package final class ChangeStore<Value, Change>: @unchecked Sendable {
     @usableFromInline

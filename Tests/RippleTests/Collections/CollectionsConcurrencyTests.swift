@@ -25,6 +25,87 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         }
     }
 
+    /// A row whose `deinit` uses the list that held it (a row model disposing
+    /// its subscription to the list, or reading it). Every mutation that drops
+    /// elements lets go of them after the list's lock, so that `deinit` runs
+    /// outside it: under it, the first use deadlocked.
+    final class Row: Hashable, Identifiable, @unchecked Sendable {
+        let id: Int
+        var onDeinit: () -> Void = {}
+        init(_ id: Int) { self.id = id }
+        deinit { onDeinit() }
+        static func == (lhs: Row, rhs: Row) -> Bool { lhs === rhs }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    }
+
+    private struct Stop: Error {}
+
+    func testAnElementWhoseDeinitUsesTheArrayDoesNotDeadlock() {
+        let finished = DispatchSemaphore(value: 0)
+        let log = Recorder<String>()
+        // On another thread, so that a deadlock fails the test instead of hanging it.
+        DispatchQueue.global().async {
+            let array = ObservableArray<Row>()
+            let watching = array.changes.subscribe(onNext: { _ in })
+            // A row that subscribes to the array and disposes that
+            // subscription, then reads the array, when it goes away.
+            func row(_ id: Int) -> Row {
+                let row = Row(id)
+                let subscription = array.changes.subscribe(onNext: { _ in })
+                row.onDeinit = { [unowned array] in
+                    subscription.dispose()
+                    log.append("\(id) gone, \(array.count) left")
+                }
+                return row
+            }
+            array.append(row(0))
+            array[0] = row(1)  // replaces row 0
+            array.append(contentsOf: [row(2), row(3), row(4)])
+            array.removeAll(where: { $0.id == 2 })
+            array.replaceSubrange(0..<1, with: [row(5)])  // replaces row 1
+            array.replace(with: [array[0], array[1]])  // drops row 4
+            array.batchUpdate { $0.removeLast() }  // drops row 3
+            var six: Row? = row(6)
+            try? array.batchUpdate { batch in
+                batch.append(six.take()!)
+                throw Stop()  // row 6 goes with the batch
+            }
+            array.removeAll()  // drops row 5
+            log.append("array: \(array.count)")
+
+            let list = ObservableSections<String, Row>([SectionModel("s", items: [])], sectionID: { $0 }, itemID: { $0.id })
+            func item(_ id: Int) -> Row {
+                let row = Row(id)
+                let subscription = list.changes.subscribe(onNext: { _ in })
+                row.onDeinit = { [unowned list] in
+                    subscription.dispose()
+                    log.append("\(id) gone, \(list.value[0].items.count) in the section")
+                }
+                return row
+            }
+            list.append(item(10), toSection: 0)
+            list[ItemPath(section: 0, item: 0)] = item(11)  // replaces item 10
+            list.replace(with: [SectionModel("s", items: [item(12), item(13)])])  // drops item 11
+            list.batchUpdate { $0[0].items.removeFirst() }  // drops item 12
+            var fourteen: Row? = item(14)
+            try? list.batchUpdate { sections in
+                sections[0].items.append(fourteen.take()!)
+                throw Stop()  // item 14 goes with the sections `body` changed
+            }
+            list.remove(at: ItemPath(section: 0, item: 0))  // returned, so released by the caller
+            log.append("sections: \(list.sectionCount)")
+            watching.dispose()
+            finished.signal()
+        }
+        XCTAssertEqual(finished.wait(timeout: .now() + 5), .success, "deadlocked after \(log.values)")
+        XCTAssertEqual(log.values, [
+            "0 gone, 1 left", "2 gone, 3 left", "1 gone, 3 left", "4 gone, 2 left", "3 gone, 1 left",
+            "6 gone, 1 left", "5 gone, 0 left", "array: 0",
+            "10 gone, 1 in the section", "11 gone, 2 in the section", "12 gone, 1 in the section",
+            "14 gone, 1 in the section", "13 gone, 0 in the section", "sections: 1",
+        ])
+    }
+
     func testConcurrentMutatorsDeliverEveryChangeInOrderToEverySubscriber() {
         let array = ObservableArray<Int>()
         let recorders = (0..<3).map { _ in Recorder<ArrayChange<Int>>() }

@@ -5,15 +5,16 @@
 @available(*, deprecated, message: "Variable is deprecated. Please use `BehaviorRelay` as a replacement.")
 public final class Variable<Element>: @unchecked Sendable {
     private let subject: BehaviorSubject<Element>
-    private let lock: LockedState<Void>
 
     /// Creates a variable holding `value`.
     public init(_ value: Element) {
-        lock = LockedState(())
         subject = BehaviorSubject(value: value)
     }
 
-    /// The current value; setting it broadcasts the new value.
+    /// The current value; setting it broadcasts the new value. Set from an
+    /// observer of the variable (or from another thread during a delivery), the
+    /// new value is read back at once and delivered after the delivery under
+    /// way, as with a `BehaviorRelay`.
     public var value: Element {
         get {
             // The subject is only terminated in `deinit`, so this cannot throw.
@@ -21,7 +22,7 @@ public final class Variable<Element>: @unchecked Sendable {
             try! subject.value()
         }
         set {
-            lock.withLock { _ in subject.onNext(newValue) }
+            subject.onNext(newValue)
         }
     }
 

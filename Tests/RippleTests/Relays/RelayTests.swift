@@ -94,4 +94,23 @@ final class RelayTests: RippleTestCase {
         XCTAssertEqual(events.values, [.next(1), .next(2), .completed])
         d.dispose()
     }
+
+    /// An observer of a `Variable` that sets its value gets the new value after
+    /// the current delivery, as from a `BehaviorRelay`; setting it delivered
+    /// under a lock of the variable's own, so that set deadlocked.
+    @available(*, deprecated)
+    func testAnObserverOfAVariableCanSetIt() {
+        let log = Recorder<Int>()
+        assertFinishes({ "deadlocked after \(log.values)" }()) {
+            let variable = Variable(0)
+            let subscription = variable.asObservable().subscribe(onNext: { value in
+                log.append(value)
+                if value == 1 { variable.value = 2 }
+            })
+            variable.value = 1
+            log.append(variable.value)
+            subscription.dispose()
+        }
+        XCTAssertEqual(log.values, [0, 1, 2, 2])
+    }
 }

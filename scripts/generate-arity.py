@@ -61,7 +61,7 @@ def combine_latest(n):
     unwrapped = ", ".join(f"$0.{i}!" for i in range(n))
     factory_args = ", ".join(f"_ source{i}: Observable<E{i}>" for i in range(1, n + 1))
     subscribes = "\n".join(
-        f"            sink.subscribe(source{i + 1}, index: {i}) {{ $0.{i} = $1 }}" for i in range(n))
+        f"            sink.subscribe(source{i + 1}, index: {i}) {{ swap(&$0.{i}, &$1) }}" for i in range(n))
     marble = combine_latest_marble(n)
     return f"""
 // MARK: - {n} sources

@@ -206,6 +206,12 @@ final class DisposableAdapter: SubscriptionBase, @unchecked Sendable {
 /// A thread that finds another one delivering leaves its events to it and
 /// returns: nobody blocks on a delivery, so re-entrant calls and cycles cannot
 /// deadlock.
+///
+/// `body` must not release a user's value either: releasing the last reference
+/// runs its `deinit`, user code that may send to this sink again (another
+/// source of a `combineLatest`, say) and would deadlock on the lock. A value
+/// the state replaces or drops is swapped into a variable of the caller's,
+/// released after `update` returns.
 @usableFromInline
 class SerializingSink<State, Output>: Sink<Output>, @unchecked Sendable {
     /// Events decided but not yet delivered, in order.

@@ -66,8 +66,9 @@ final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]
                 startTimer(windowID: newWindow)
             }
         case .error(let error):
+            var dropped: [Element] = []  // released after the lock (see `SerializingSink`)
             update { state, outbox in
-                state.buffer = []
+                swap(&state.buffer, &dropped)
                 outbox.terminate(.error(error))
             }
         case .completed:
@@ -102,6 +103,7 @@ final class BufferSink<Element>: SerializingSink<BufferState<Element>, [Element]
 
     override func disposeResources() {
         timer.dispose()
-        withState { $0.buffer = [] }
+        var dropped: [Element] = []  // released after the lock (see `SerializingSink`)
+        withState { swap(&$0.buffer, &dropped) }
     }
 }

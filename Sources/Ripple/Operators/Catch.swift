@@ -306,7 +306,8 @@ class CatchSequenceSink<Element>: Sink<Element>, @unchecked Sendable {
     /// The current source failed: by default, remember the error and try the
     /// next source.
     func sourceFailed(_ error: Swift.Error) {
-        gate.withLock { $0.lastError = error }
+        var replaced: Swift.Error? = error  // released after the lock
+        gate.withLock { swap(&$0.lastError, &replaced) }
         subscribeNext()
     }
 

@@ -59,8 +59,8 @@ extension CombineLatestFactory {
             let sink = CombineLatestSink<(E1?, E2?), (E1, E2)>(
                 arity: 2, values: (nil, nil),
                 snapshot: { ($0.0!, $0.1!) }, observer: observer)
-            sink.subscribe(source1, index: 0) { $0.0 = $1 }
-            sink.subscribe(source2, index: 1) { $0.1 = $1 }
+            sink.subscribe(source1, index: 0) { swap(&$0.0, &$1) }
+            sink.subscribe(source2, index: 1) { swap(&$0.1, &$1) }
             return sink
         }
     }
@@ -127,9 +127,9 @@ extension CombineLatestFactory {
             let sink = CombineLatestSink<(E1?, E2?, E3?), (E1, E2, E3)>(
                 arity: 3, values: (nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!) }, observer: observer)
-            sink.subscribe(source1, index: 0) { $0.0 = $1 }
-            sink.subscribe(source2, index: 1) { $0.1 = $1 }
-            sink.subscribe(source3, index: 2) { $0.2 = $1 }
+            sink.subscribe(source1, index: 0) { swap(&$0.0, &$1) }
+            sink.subscribe(source2, index: 1) { swap(&$0.1, &$1) }
+            sink.subscribe(source3, index: 2) { swap(&$0.2, &$1) }
             return sink
         }
     }
@@ -196,10 +196,10 @@ extension CombineLatestFactory {
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?), (E1, E2, E3, E4)>(
                 arity: 4, values: (nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!) }, observer: observer)
-            sink.subscribe(source1, index: 0) { $0.0 = $1 }
-            sink.subscribe(source2, index: 1) { $0.1 = $1 }
-            sink.subscribe(source3, index: 2) { $0.2 = $1 }
-            sink.subscribe(source4, index: 3) { $0.3 = $1 }
+            sink.subscribe(source1, index: 0) { swap(&$0.0, &$1) }
+            sink.subscribe(source2, index: 1) { swap(&$0.1, &$1) }
+            sink.subscribe(source3, index: 2) { swap(&$0.2, &$1) }
+            sink.subscribe(source4, index: 3) { swap(&$0.3, &$1) }
             return sink
         }
     }
@@ -266,11 +266,11 @@ extension CombineLatestFactory {
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?), (E1, E2, E3, E4, E5)>(
                 arity: 5, values: (nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!) }, observer: observer)
-            sink.subscribe(source1, index: 0) { $0.0 = $1 }
-            sink.subscribe(source2, index: 1) { $0.1 = $1 }
-            sink.subscribe(source3, index: 2) { $0.2 = $1 }
-            sink.subscribe(source4, index: 3) { $0.3 = $1 }
-            sink.subscribe(source5, index: 4) { $0.4 = $1 }
+            sink.subscribe(source1, index: 0) { swap(&$0.0, &$1) }
+            sink.subscribe(source2, index: 1) { swap(&$0.1, &$1) }
+            sink.subscribe(source3, index: 2) { swap(&$0.2, &$1) }
+            sink.subscribe(source4, index: 3) { swap(&$0.3, &$1) }
+            sink.subscribe(source5, index: 4) { swap(&$0.4, &$1) }
             return sink
         }
     }
@@ -337,12 +337,12 @@ extension CombineLatestFactory {
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?), (E1, E2, E3, E4, E5, E6)>(
                 arity: 6, values: (nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!) }, observer: observer)
-            sink.subscribe(source1, index: 0) { $0.0 = $1 }
-            sink.subscribe(source2, index: 1) { $0.1 = $1 }
-            sink.subscribe(source3, index: 2) { $0.2 = $1 }
-            sink.subscribe(source4, index: 3) { $0.3 = $1 }
-            sink.subscribe(source5, index: 4) { $0.4 = $1 }
-            sink.subscribe(source6, index: 5) { $0.5 = $1 }
+            sink.subscribe(source1, index: 0) { swap(&$0.0, &$1) }
+            sink.subscribe(source2, index: 1) { swap(&$0.1, &$1) }
+            sink.subscribe(source3, index: 2) { swap(&$0.2, &$1) }
+            sink.subscribe(source4, index: 3) { swap(&$0.3, &$1) }
+            sink.subscribe(source5, index: 4) { swap(&$0.4, &$1) }
+            sink.subscribe(source6, index: 5) { swap(&$0.5, &$1) }
             return sink
         }
     }
@@ -409,13 +409,13 @@ extension CombineLatestFactory {
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?), (E1, E2, E3, E4, E5, E6, E7)>(
                 arity: 7, values: (nil, nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!) }, observer: observer)
-            sink.subscribe(source1, index: 0) { $0.0 = $1 }
-            sink.subscribe(source2, index: 1) { $0.1 = $1 }
-            sink.subscribe(source3, index: 2) { $0.2 = $1 }
-            sink.subscribe(source4, index: 3) { $0.3 = $1 }
-            sink.subscribe(source5, index: 4) { $0.4 = $1 }
-            sink.subscribe(source6, index: 5) { $0.5 = $1 }
-            sink.subscribe(source7, index: 6) { $0.6 = $1 }
+            sink.subscribe(source1, index: 0) { swap(&$0.0, &$1) }
+            sink.subscribe(source2, index: 1) { swap(&$0.1, &$1) }
+            sink.subscribe(source3, index: 2) { swap(&$0.2, &$1) }
+            sink.subscribe(source4, index: 3) { swap(&$0.3, &$1) }
+            sink.subscribe(source5, index: 4) { swap(&$0.4, &$1) }
+            sink.subscribe(source6, index: 5) { swap(&$0.5, &$1) }
+            sink.subscribe(source7, index: 6) { swap(&$0.6, &$1) }
             return sink
         }
     }
@@ -482,14 +482,14 @@ extension CombineLatestFactory {
             let sink = CombineLatestSink<(E1?, E2?, E3?, E4?, E5?, E6?, E7?, E8?), (E1, E2, E3, E4, E5, E6, E7, E8)>(
                 arity: 8, values: (nil, nil, nil, nil, nil, nil, nil, nil),
                 snapshot: { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!) }, observer: observer)
-            sink.subscribe(source1, index: 0) { $0.0 = $1 }
-            sink.subscribe(source2, index: 1) { $0.1 = $1 }
-            sink.subscribe(source3, index: 2) { $0.2 = $1 }
-            sink.subscribe(source4, index: 3) { $0.3 = $1 }
-            sink.subscribe(source5, index: 4) { $0.4 = $1 }
-            sink.subscribe(source6, index: 5) { $0.5 = $1 }
-            sink.subscribe(source7, index: 6) { $0.6 = $1 }
-            sink.subscribe(source8, index: 7) { $0.7 = $1 }
+            sink.subscribe(source1, index: 0) { swap(&$0.0, &$1) }
+            sink.subscribe(source2, index: 1) { swap(&$0.1, &$1) }
+            sink.subscribe(source3, index: 2) { swap(&$0.2, &$1) }
+            sink.subscribe(source4, index: 3) { swap(&$0.3, &$1) }
+            sink.subscribe(source5, index: 4) { swap(&$0.4, &$1) }
+            sink.subscribe(source6, index: 5) { swap(&$0.5, &$1) }
+            sink.subscribe(source7, index: 6) { swap(&$0.6, &$1) }
+            sink.subscribe(source8, index: 7) { swap(&$0.7, &$1) }
             return sink
         }
     }

@@ -67,7 +67,7 @@ enum CombineLatestFactory {
                 arity: count, values: Array(repeating: nil, count: count),
                 snapshot: { $0.map { $0! } }, observer: observer)
             for (index, source) in sources.enumerated() {
-                sink.subscribe(source, index: index) { $0[index] = $1 }
+                sink.subscribe(source, index: index) { swap(&$0[index], &$1) }
             }
             return sink
         }
@@ -113,10 +113,11 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
             observer: observer)
     }
 
-    /// Subscribes to the source at `index`; `store` writes its element into the
-    /// values.
+    /// Subscribes to the source at `index`; `store` swaps its element with the
+    /// one in the values, so that the element replaced is released after the
+    /// lock (its `deinit` is user code, which may send to another source).
     @_alwaysEmitIntoClient
-    func subscribe<Source>(_ source: Observable<Source>, index: Int, store: @escaping (inout Values, Source) -> Void) {
+    func subscribe<Source>(_ source: Observable<Source>, index: Int, store: @escaping (inout Values, inout Source?) -> Void) {
         let inner = CombiningSubscription<Source> { [self] event, inner in
             switch event {
             case .next(let element):
@@ -133,11 +134,13 @@ final class CombineLatestSink<Values, Snapshot>: SerializingSink<CombineLatestSt
     }
 
     @_alwaysEmitIntoClient
-    func next<Source>(_ element: Source, index: Int, store: (inout Values, Source) -> Void) {
+    func next<Source>(_ element: Source, index: Int, store: (inout Values, inout Source?) -> Void) {
         let arity = arity
+        // After the update, the element replaced (released here, after the lock).
+        var element: Source? = element
         update { state, outbox in
             guard !state.terminated else { return }
-            store(&state.values, element)
+            store(&state.values, &element)
             if !state.hasValue[index] {
                 state.hasValue[index] = true
                 state.valueCount += 1

@@ -20,9 +20,12 @@ extension ObservableType {
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
                 switch event {
                 case .next(let element):
+                    // After the update, the element replaced: released after
+                    // the lock (see `SerializingSink`).
+                    var element: Element? = element
                     let id = sink.update { state, _ -> UInt64 in
                         state.id &+= 1
-                        state.pending = element
+                        swap(&state.pending, &element)
                         return state.id
                     }
                     sink.timer.disposable = scheduler.scheduleRelative(id, dueTime: dueTime) { id in
@@ -35,8 +38,9 @@ extension ObservableType {
                         return Disposables.create()
                     }
                 case .error:
+                    var dropped: Element?  // released after the lock
                     sink.update { state, outbox in
-                        state.pending = nil
+                        swap(&state.pending, &dropped)
                         outbox.terminate(event)
                     }
                 case .completed:
@@ -73,6 +77,7 @@ final class DebounceSink<Element>: SerializingSink<DebounceState<Element>, Eleme
 
     override func disposeResources() {
         timer.dispose()
-        withState { $0.pending = nil }
+        var dropped: Element?  // released after the lock (see `SerializingSink`)
+        withState { swap(&$0.pending, &dropped) }
     }
 }

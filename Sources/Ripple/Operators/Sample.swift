@@ -20,9 +20,13 @@ extension ObservableType {
         return Producer(site: SiteLiteral("sample")) { observer in
             let sink = SampleSink<Element>(observer: observer)
             sink.setUpstream(source.subscribe(sink: AnyObserver { event in
+                // The element replaced: released after the lock (see `SerializingSink`).
+                var replaced: Element?
                 sink.update { state, outbox in
                     switch event {
-                    case .next(let element): state.latest = element
+                    case .next(let element):
+                        replaced = element
+                        swap(&state.latest, &replaced)
                     case .error: outbox.terminate(event)
                     case .completed: state.sourceCompleted = true
                     }
@@ -68,6 +72,7 @@ final class SampleSink<Element>: SerializingSink<SampleState<Element>, Element>,
 
     override func disposeResources() {
         sampler.dispose()
-        withState { $0.latest = nil }
+        var dropped: Element?  // released after the lock (see `SerializingSink`)
+        withState { swap(&$0.latest, &dropped) }
     }
 }

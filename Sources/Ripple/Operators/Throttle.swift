@@ -27,17 +27,21 @@ extension ObservableType {
                 switch event {
                 case .next(let element):
                     let now = scheduler.now
+                    // A pending element replaced or dropped: released after
+                    // the lock (see `SerializingSink`).
+                    var dropped: Element?
                     let timer = sink.update { state, outbox -> (id: UInt64, dueTime: RxTimeInterval)? in
                         let remaining = state.lastSentTime.map { dueTime.remaining(after: $0, at: now) } ?? .nanoseconds(0)
                         if remaining.isZeroInterval {
-                            state.pending = nil
+                            swap(&state.pending, &dropped)
                             state.lastSentTime = now
                             outbox.next(element)
                             return nil
                         }
                         guard latest else { return nil }
                         let isTimerRunning = state.pending != nil
-                        state.pending = element
+                        dropped = element
+                        swap(&state.pending, &dropped)
                         if isTimerRunning { return nil }
                         state.timerID &+= 1
                         return (state.timerID, remaining)
@@ -59,8 +63,9 @@ extension ObservableType {
                         return Disposables.create()
                     }
                 case .error:
+                    var dropped: Element?  // released after the lock
                     sink.update { state, outbox in
-                        state.pending = nil
+                        swap(&state.pending, &dropped)
                         outbox.terminate(event)
                     }
                 case .completed:
@@ -95,7 +100,8 @@ final class ThrottleSink<Element>: SerializingSink<ThrottleState<Element>, Eleme
 
     override func disposeResources() {
         timer.dispose()
-        withState { $0.pending = nil }
+        var dropped: Element?  // released after the lock (see `SerializingSink`)
+        withState { swap(&$0.pending, &dropped) }
     }
 }
 

@@ -113,8 +113,11 @@ final class WithLatestFromSink<First, Second, Snapshot>: SerializingSink<WithLat
     func secondOn(_ event: Event<Second>) {
         switch event {
         case .next(let element):
+            // The element replaced is released after the lock (its `deinit` is
+            // user code, which may send to the first source).
+            var element: Second? = element
             update { state, _ in
-                state.latest = element
+                swap(&state.latest, &element)
             }
         case .error(let error):
             terminate(error: error)

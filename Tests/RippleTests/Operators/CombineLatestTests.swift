@@ -258,4 +258,33 @@ final class CombineLatestTests: RippleTestCase {
         let (recorder, _) = record(Observable.combineLatest([Observable.of(1, 2), Observable.of(10, 20)]))
         XCTAssertEqual(recorder.values, [.next([1, 10]), .next([2, 10]), .next([2, 20]), .completed])
     }
+
+    /// The latest value a source replaces is released after the operator's
+    /// lock: its `deinit` (user code) may send to another source, which
+    /// deadlocked the sending thread when it ran under the lock. RxSwift's
+    /// recursive lock lets that call in.
+    func testAReplacedValueWhoseDeinitSendsToAnotherSourceDoesNotDeadlock() {
+        let log = Recorder<String>()
+        assertFinishes({ "deadlocked after \(log.values)" }()) {
+            let first = PublishSubject<RunsOnDeinit?>()
+            let second = PublishSubject<Int>()
+            let subscription = Observable.combineLatest(first, second).subscribe(onNext: { value, number in
+                log.append("\(value == nil ? "nil" : "value") \(number)")
+            })
+            first.onNext(RunsOnDeinit { second.onNext(2) })
+            second.onNext(1)
+            first.onNext(nil)  // replaces the value, whose deinit sends 2
+            subscription.dispose()
+
+            let sources = [PublishSubject<RunsOnDeinit?>(), PublishSubject<RunsOnDeinit?>()]
+            let all = Observable.combineLatest(sources.map { $0.asObservable() }).subscribe(onNext: { values in
+                log.append(values.map { $0 == nil ? "nil" : "value" }.joined(separator: " "))
+            })
+            sources[0].onNext(RunsOnDeinit { sources[1].onNext(nil) })
+            sources[1].onNext(RunsOnDeinit {})
+            sources[0].onNext(nil)  // replaces the value, whose deinit sends nil to the other source
+            all.dispose()
+        }
+        XCTAssertEqual(log.values, ["value 1", "nil 1", "nil 2", "value value", "nil value", "nil nil"])
+    }
 }

@@ -108,4 +108,20 @@ final class SampleTests: RippleTestCase {
         XCTAssertEqual(values, [1, 2])
         subscription.dispose()
     }
+
+    /// The latest element a new one replaces is released after the operator's
+    /// lock: its `deinit` (user code) may send to the sampler, which
+    /// deadlocked the sending thread when it ran under the lock.
+    func testAReplacedElementWhoseDeinitSendsToTheSamplerDoesNotDeadlock() {
+        let log = Recorder<String>()
+        assertFinishes({ "deadlocked after \(log.values)" }()) {
+            let source = PublishSubject<RunsOnDeinit?>()
+            let sampler = PublishSubject<Void>()
+            let subscription = source.sample(sampler).subscribe(onNext: { log.append($0 == nil ? "nil" : "value") })
+            source.onNext(RunsOnDeinit { sampler.onNext(()) })
+            source.onNext(nil)  // replaces the element, whose deinit samples
+            subscription.dispose()
+        }
+        XCTAssertEqual(log.values, ["nil"])
+    }
 }

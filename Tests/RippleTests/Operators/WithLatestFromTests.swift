@@ -101,4 +101,22 @@ final class WithLatestFromTests: RippleTestCase {
         subscription.dispose()
         XCTAssertFalse(counter.hasObservers)
     }
+
+    /// The latest value of `second` that a new one replaces is released after
+    /// the operator's lock: its `deinit` (user code) may send to the first
+    /// source, which deadlocked the sending thread when it ran under the lock.
+    func testAReplacedValueWhoseDeinitSendsToTheFirstSourceDoesNotDeadlock() {
+        let log = Recorder<String>()
+        assertFinishes({ "deadlocked after \(log.values)" }()) {
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<RunsOnDeinit?>()
+            let subscription = first.withLatestFrom(second) { number, value in "\(number) \(value == nil ? "nil" : "value")" }
+                .subscribe(onNext: { log.append($0) })
+            second.onNext(RunsOnDeinit { first.onNext(2) })
+            first.onNext(1)
+            second.onNext(nil)  // replaces the value, whose deinit sends 2
+            subscription.dispose()
+        }
+        XCTAssertEqual(log.values, ["1 value", "2 nil"])
+    }
 }

@@ -366,35 +366,26 @@ final class SubjectConcurrencyTests: RippleTestCase {
     /// `dispose()`) after its lock, never under it, so the `deinit` can read or
     /// subscribe to the subject (it deadlocked on the subject's own lock).
     func testAValueWhoseDeinitUsesTheSubjectDoesNotDeadlock() {
-        final class UsesOnDeinit: @unchecked Sendable {
-            let use: () -> Void
-            init(_ use: @escaping () -> Void) { self.use = use }
-            deinit { use() }
-        }
-        let finished = DispatchSemaphore(value: 0)
         let log = Recorder<String>()
-        // On another thread, so that a deadlock fails the test instead of hanging it.
-        DispatchQueue.global().async {
-            let behavior = BehaviorSubject<UsesOnDeinit?>(value: nil)
-            behavior.onNext(UsesOnDeinit { [unowned behavior] in
+        assertFinishes({ "deadlocked: \(log.values)" }()) {
+            let behavior = BehaviorSubject<RunsOnDeinit?>(value: nil)
+            behavior.onNext(RunsOnDeinit { [unowned behavior] in
                 do { log.append(try behavior.value() == nil ? "read nil" : "read a value") } catch { log.append("threw") }
             })
             behavior.onNext(nil)  // replaces the value
-            behavior.onNext(UsesOnDeinit { [unowned behavior] in
+            behavior.onNext(RunsOnDeinit { [unowned behavior] in
                 do { _ = try behavior.value(); log.append("read after dispose") } catch { log.append("threw after dispose") }
             })
             behavior.dispose()
 
-            let replay = ReplaySubject<UsesOnDeinit?>.create(bufferSize: 1)
-            replay.onNext(UsesOnDeinit { [unowned replay] in
+            let replay = ReplaySubject<RunsOnDeinit?>.create(bufferSize: 1)
+            replay.onNext(RunsOnDeinit { [unowned replay] in
                 replay.subscribe(onNext: { _ in log.append("replayed") }).dispose()
             })
             replay.onNext(nil)  // evicts the value
-            replay.onNext(UsesOnDeinit { [unowned replay] in log.append("disposed \(replay.isDisposed)") })
+            replay.onNext(RunsOnDeinit { [unowned replay] in log.append("disposed \(replay.isDisposed)") })
             replay.dispose()
-            finished.signal()
         }
-        XCTAssertEqual(finished.wait(timeout: .now() + 5), .success, "deadlocked: \(log.values)")
         XCTAssertEqual(log.values, ["read nil", "threw after dispose", "replayed", "disposed true"])
     }
 

@@ -260,3 +260,29 @@ func trampolineOrder<Element>(
     XCTAssertEqual(withObserver, withHandlers, "observer and handlers disagree", file: file, line: line)
     return withHandlers
 }
+
+/// A value that runs `action` when it goes away: a `deinit` is user code, and
+/// may use the stream or the list that held the value.
+final class RunsOnDeinit: @unchecked Sendable {
+    let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+    deinit { action() }
+}
+
+/// Runs `body` on another thread and fails if it has not returned within
+/// `seconds`, so that a deadlock fails the test instead of hanging it (the
+/// thread stays blocked). Returns whether `body` finished.
+@discardableResult
+func assertFinishes(
+    within seconds: Double = 5, _ what: @autoclosure () -> String = "deadlocked",
+    file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        body()
+        finished.signal()
+    }
+    let result = finished.wait(timeout: .now() + seconds)
+    XCTAssertEqual(result, .success, what(), file: file, line: line)
+    return result == .success
+}

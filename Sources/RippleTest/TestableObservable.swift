@@ -66,7 +66,9 @@ final class HotObservable<Element>: TestableObservable<Element>, @unchecked Send
         observers.withLock { $0[key] = AnyObserver(observer) }
         let end = recordSubscription()
         return Disposables.create { [self] in
-            observers.withLock { _ = $0.removeValue(forKey: key) }
+            // Released after the lock: releasing an observer may run user code.
+            let removed = observers.withLock { $0.removeValue(forKey: key) }
+            withExtendedLifetime(removed) {}
             end()
         }
     }

@@ -34,6 +34,17 @@ final class CollectionsConcurrencyTests: RippleTestCase {
         var onDeinit: RunsOnDeinit?
         init(_ id: Int) { self.id = id }
         static func == (lhs: Row, rhs: Row) -> Bool { lhs === rhs }
+        /// A row that subscribes to `changes`, and disposes that subscription
+        /// and logs what `reads` returns when it goes away.
+        static func subscribed<Change>(_ id: Int, to changes: Observable<Change>, log: Recorder<String>, reads: @escaping () -> String) -> Row {
+            let row = Row(id)
+            let subscription = changes.subscribe(onNext: { _ in })
+            row.onDeinit = RunsOnDeinit {
+                subscription.dispose()
+                log.append("\(id) gone, \(reads())")
+            }
+            return row
+        }
         func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
 
@@ -47,13 +58,7 @@ final class CollectionsConcurrencyTests: RippleTestCase {
             // A row that subscribes to the array and disposes that
             // subscription, then reads the array, when it goes away.
             func row(_ id: Int) -> Row {
-                let row = Row(id)
-                let subscription = array.changes.subscribe(onNext: { _ in })
-                row.onDeinit = RunsOnDeinit { [unowned array] in
-                    subscription.dispose()
-                    log.append("\(id) gone, \(array.count) left")
-                }
-                return row
+                .subscribed(id, to: array.changes, log: log) { [unowned array] in "\(array.count) left" }
             }
             array.append(row(0))
             array[0] = row(1)  // replaces row 0
@@ -72,13 +77,7 @@ final class CollectionsConcurrencyTests: RippleTestCase {
 
             let list = ObservableSections<String, Row>([SectionModel("s", items: [])], sectionID: { $0 }, itemID: { $0.id })
             func item(_ id: Int) -> Row {
-                let row = Row(id)
-                let subscription = list.changes.subscribe(onNext: { _ in })
-                row.onDeinit = RunsOnDeinit { [unowned list] in
-                    subscription.dispose()
-                    log.append("\(id) gone, \(list.value[0].items.count) in the section")
-                }
-                return row
+                .subscribed(id, to: list.changes, log: log) { [unowned list] in "\(list.value[0].items.count) in the section" }
             }
             list.append(item(10), toSection: 0)
             list[ItemPath(section: 0, item: 0)] = item(11)  // replaces item 10

@@ -94,22 +94,7 @@ final class DebounceTests: RippleTestCase {
     /// lock: its `deinit` (user code) may send to the source again, which
     /// deadlocked the sending thread when it ran under the lock.
     func testAReplacedElementWhoseDeinitSendsToTheSourceDoesNotDeadlock() {
-        let log = Recorder<String>()
-        assertFinishes({ "deadlocked after \(log.values)" }()) {
-            let scheduler = TestScheduler(initialClock: 0)
-            nonisolated(unsafe) var send: (RunsOnDeinit?) -> Void = { _ in }
-            let source = Observable<RunsOnDeinit?>.create { observer in
-                send = { observer.onNext($0) }
-                return Disposables.create()
-            }
-            let subscription = source.debounce(.seconds(1), scheduler: scheduler)
-                .subscribe(onNext: { log.append($0 == nil ? "nil at \(scheduler.clock)" : "value at \(scheduler.clock)") })
-            send(nil)
-            send(RunsOnDeinit { send(nil) })
-            send(nil)  // replaces the pending element, whose deinit sends nil
-            scheduler.start()
-            subscription.dispose()
-        }
-        XCTAssertEqual(log.values, ["nil at 1"])
+        assertAReplacedElementWhoseDeinitSendsToTheSourceDoesNotDeadlock(
+            { $0.debounce(.seconds(1), scheduler: $1) }, expected: ["nil at 1"])
     }
 }

@@ -286,3 +286,31 @@ func assertFinishes(
     XCTAssertEqual(result, .success, what(), file: file, line: line)
     return result == .success
 }
+
+/// For the operators that hold a pending element behind a timer (`debounce`,
+/// `throttle`): through `apply`, sends `nil`, then an element whose `deinit`
+/// sends `nil` again through the same `create` observer, then `nil`, which
+/// replaces it; runs `scheduler` and checks what arrived when. Under the
+/// operator's lock, that `deinit` deadlocked.
+func assertAReplacedElementWhoseDeinitSendsToTheSourceDoesNotDeadlock(
+    _ apply: @escaping @Sendable (Observable<RunsOnDeinit?>, TestScheduler) -> Observable<RunsOnDeinit?>,
+    expected: [String], file: StaticString = #filePath, line: UInt = #line
+) {
+    let log = Recorder<String>()
+    assertFinishes({ "deadlocked after \(log.values)" }(), file: file, line: line) {
+        let scheduler = TestScheduler(initialClock: 0)
+        nonisolated(unsafe) var send: (RunsOnDeinit?) -> Void = { _ in }
+        let source = Observable<RunsOnDeinit?>.create { observer in
+            send = { observer.onNext($0) }
+            return Disposables.create()
+        }
+        let subscription = apply(source, scheduler)
+            .subscribe(onNext: { log.append($0 == nil ? "nil at \(scheduler.clock)" : "value at \(scheduler.clock)") })
+        send(nil)
+        send(RunsOnDeinit { send(nil) })
+        send(nil)  // replaces the pending element, whose deinit sends nil
+        scheduler.start()
+        subscription.dispose()
+    }
+    XCTAssertEqual(log.values, expected, file: file, line: line)
+}

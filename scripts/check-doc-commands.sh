@@ -163,8 +163,11 @@ run_command() {
         fi
         ;;
     "swift test"* | ./scripts/test-quick.sh* | scripts/test-quick.sh*)
-        if ! timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1; then
-            fail "$where: $command"; tail -30 "$log"
+        local status=0
+        timeout 600 bash -c "$prefix$command" </dev/null >"$log" 2>&1 || status=$?
+        if [ "$status" != 0 ]; then
+            fail "$where: $command (exit $status$([ "$status" = 124 ] && echo ": timed out after 600 s"))"
+            failure_lines "$log"; tail -30 "$log"
         elif ran_tests "$log" >/dev/null; then
             pass "$where: $command ($(ran_tests "$log"))"
         else
@@ -179,6 +182,13 @@ run_command() {
         fi
         ;;
     esac
+}
+
+# Prints what failed in a `swift test` log, with the lines around it, before
+# its tail: a failure early in a long run is otherwise out of sight.
+failure_lines() {
+    grep -n -B 3 -A 8 -E "error: |failed \(|Fatal error|Test Case .* crashed|did not finish|✘" "$1" | head -120
+    echo "[… the last 30 lines:]"
 }
 
 # Prints how many tests a `swift test` log shows run, and fails when none: XCTest's

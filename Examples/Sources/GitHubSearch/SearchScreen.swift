@@ -72,13 +72,22 @@ public final class SearchScreen: BusyReportingScreen {
             .flatMapLatest { pending -> Driver<Int> in
                 pending.contains(true) ? Driver<Int>.interval(.milliseconds(100)).map { $0 + 1 }.startWith(0) : .just(0)
             }
-        let shown = summary.scan(ResultsOnScreen()) { shown, summary in shown.next(summary) }.startWith(ResultsOnScreen())
+        // One element per summary: the summary and the results it leaves on
+        // screen (the previous query's stay while the next one loads). A frame
+        // takes both from this one stream: combined as two streams, each new
+        // summary drew a frame with the previous summary's results first
+        // ("0 repositories (showing 0)" over an empty list, for an instant).
+        let onScreen = summary.scan((summary: SearchSummary(), shown: ResultsOnScreen())) { previous, summary in
+            (summary: summary, shown: previous.shown.next(summary))
+        }
         // The loaded repositories as changes: a new page appends rows to
-        // `SearchResultRows` instead of rendering the list again.
+        // `SearchResultRows` instead of rendering the list again. The rows are
+        // a cache of rendered lines, checked against the repository each frame
+        // shows, so a frame drawn before they catch up renders what it lacks.
         let results = Observable.deferred { () -> Observable<SearchResultRows> in
             let rows = SearchResultRows()
-            return shown.asObservable()
-                .map(\.items)
+            return onScreen.asObservable()
+                .map(\.shown.items)
                 .changes()
                 .map { change in
                     rows.apply(change)
@@ -86,11 +95,11 @@ public final class SearchScreen: BusyReportingScreen {
                 }
         }
         .asDriver(onErrorDriveWith: .empty())
-        frames = Driver.combineLatest(screenState, summary, viewModel.details, host.sizeDriver, spinner, results, shown) {
-            state, summary, details, size, tick, rows, shown in
+        frames = Driver.combineLatest(screenState, onScreen, viewModel.details, host.sizeDriver, spinner, results) {
+            state, onScreen, details, size, tick, rows in
             SearchScreen.frame(
-                state: state, summary: summary, details: details, size: size, spinnerTick: tick, source: source, notice: notice,
-                rows: rows, shown: shown)
+                state: state, summary: onScreen.summary, details: details, size: size, spinnerTick: tick, source: source, notice: notice,
+                rows: rows, shown: onScreen.shown)
         }
     }
 

@@ -71,17 +71,20 @@ final class SearchIntegrationTests: MockServerTestCase {
             let binding = TerminalApp.bind(SearchScreen(host: terminal, store: store, source: "mock"), to: terminal) {}
             defer { binding.dispose() }
             terminal.type("ripple language:swift")
+            // One snapshot of the screen per look: two reads may straddle a frame.
             let deadline = Date().addingTimeInterval(20)
-            func showsResults() -> Bool {
-                terminal.screen.lines[2].range(of: #"^\d+ repositories"#, options: .regularExpression) != nil
+            func showsResults(_ screen: VirtualScreen) -> Bool {
+                screen.lines[2].range(of: #"^\d+ repositories"#, options: .regularExpression) != nil
             }
-            while Date() < deadline, !showsResults() {
+            var screen = terminal.screen
+            while Date() < deadline, !showsResults(screen) {
                 Thread.sleep(forTimeInterval: 0.02)
+                screen = terminal.screen
             }
-            XCTAssertEqual(terminal.screen.lines[1], "Search: ripple language:swift")
-            XCTAssertTrue(showsResults(), terminal.screen.text)
-            XCTAssertTrue(terminal.screen.lines[4].hasPrefix("› "), terminal.screen.text)
-            XCTAssertTrue(terminal.screen.lines[4].contains("Swift"), terminal.screen.text)
+            XCTAssertEqual(screen.lines[1], "Search: ripple language:swift")
+            XCTAssertTrue(showsResults(screen), screen.text)
+            XCTAssertTrue(screen.lines[4].hasPrefix("› "), screen.text)
+            XCTAssertTrue(screen.lines[4].contains("Swift"), screen.text)
         }
     }
 }

@@ -230,6 +230,44 @@ final class SearchScreenTests: XCTestCase {
         }
     }
 
+    /// Every frame drawn is one state of the screen: the results' count, the
+    /// rows and the highlight come from the same summary. The frames combined
+    /// the summary with two streams derived from it (the results shown and
+    /// their rows), so each new summary drew a frame with the previous one's
+    /// results first: "0 repositories (showing 0)" above an empty list, for an
+    /// instant, which an integration test polling the screen caught.
+    func testNoFrameMixesASummaryWithAnotherSummarysResults() {
+        let world = SearchWorld()
+        world.stub.stub(.get, "/search/repositories") { request in
+            parameter("q", of: request) == "swift"
+                ? .json(searchBody([self.kit, self.tools], total: 87)).delayed(by: .milliseconds(100))
+                : .json(searchBody([self.more], total: 105)).delayed(by: .milliseconds(100))
+        }
+        SharingScheduler.mock(scheduler: world.scheduler) {
+            let terminal = VirtualTerminal(size: TerminalSize(rows: 12, columns: 80))
+            let screen = SearchScreen(host: terminal, store: world.store, source: "test server")
+            var frames: [[String]] = []
+            let recording = screen.frames.drive(onNext: { frames.append($0.lines.map(\.text)) })
+            defer { recording.dispose() }
+            world.scheduler.advanceTo(1)
+            terminal.type("swift")
+            world.scheduler.advanceTo(700)
+            terminal.press(.backspace, .backspace)
+            world.scheduler.advanceTo(1400)
+            let counts = frames.filter { $0[2].range(of: #"^\d+ repositories"#, options: .regularExpression) != nil }
+            XCTAssertEqual(
+                Set(counts.map { Array($0[2...5]) }),
+                [
+                    ["87 repositories (showing 2, ↓ at the end loads more)", String(repeating: "─", count: 80),
+                     "› ann/kit    ★ 1.2k   Swift      A reactive kit for terminal apps".padding(toLength: 80, withPad: " ", startingAt: 0),
+                     "  ann/tools  ★ 56                The tools library"],
+                    ["105 repositories (showing 1, ↓ at the end loads more)", String(repeating: "─", count: 80),
+                     "› ann/more   ★ 7      Rust       More".padding(toLength: 80, withPad: " ", startingAt: 0), ""],
+                ],
+                "every frame with a count shows that count's results: \(counts.map { $0[2] })")
+        }
+    }
+
     func testF1ShowsEveryKeyAndQuestionMarkOnlyWhereItCannotBeQueryText() throws {
         let world = SearchWorld()
         world.stub.stub(.get, "/search/repositories", .json(searchBody([kit])))

@@ -34,6 +34,22 @@ final class CombineLatestTests: RippleTestCase {
         XCTAssertEqual(res.events, [.next(210, 11), .next(220, 12), .next(220, 22), .completed(230)])
     }
 
+    /// Two sources derived from one subject: each new element comes out twice,
+    /// first with the other source's old value (docs/operators/combineLatest.md,
+    /// the derived-sources marble), as in RxSwift, whose subjects also deliver
+    /// in subscription order. Derived together in one `map`, once.
+    func testSourcesDerivedFromOneStreamGiveAMixedElementFirst() {
+        let items = PublishSubject<[String]>()
+        let (combined, combinedSubscription) = record(Observable.combineLatest(items, items.map(\.count)) { "\($0.joined())#\($1)" })
+        let (together, togetherSubscription) = record(items.map { "\($0.joined())#\($0.count)" })
+        items.onNext(["a"])
+        items.onNext(["b", "c"])
+        XCTAssertEqual(combined.values, [.next("a#1"), .next("bc#1"), .next("bc#2")])
+        XCTAssertEqual(together.values, [.next("a#1"), .next("bc#2")])
+        combinedSubscription.dispose()
+        togetherSubscription.dispose()
+    }
+
     // MARK: Completion (RxSwift's rules for the arity forms)
 
     func testCombineLatestEmptyAndNeverDoesNotComplete() {

@@ -239,9 +239,9 @@ final class SearchScreenTests: XCTestCase {
     func testNoFrameMixesASummaryWithAnotherSummarysResults() {
         let world = SearchWorld()
         world.stub.stub(.get, "/search/repositories") { request in
-            parameter("q", of: request) == "swift"
-                ? .json(searchBody([self.kit, self.tools], total: 87)).delayed(by: .milliseconds(100))
-                : .json(searchBody([self.more], total: 105)).delayed(by: .milliseconds(100))
+            let body = parameter("q", of: request) == "swift"
+                ? searchBody([self.kit, self.tools], total: 87) : searchBody([self.more], total: 105)
+            return .json(body).delayed(by: .milliseconds(100))
         }
         SharingScheduler.mock(scheduler: world.scheduler) {
             let terminal = VirtualTerminal(size: TerminalSize(rows: 12, columns: 80))

@@ -47,8 +47,10 @@ servers=()
 server_blocks_left=0
 port_8080_taken=0
 
-fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
-pass() { echo "ok:   $1"; passed=$((passed + 1)); }
+# A command's result ends with its seconds (run_command's start), to see where the step's time goes.
+command_started=$SECONDS
+fail() { echo "FAIL: $1 [$((SECONDS - command_started)) s]"; failures=$((failures + 1)); }
+pass() { echo "ok:   $1 [$((SECONDS - command_started)) s]"; passed=$((passed + 1)); }
 skip() { echo "skip: $1"; skipped=$((skipped + 1)); }
 
 stop_servers() {
@@ -220,6 +222,7 @@ while IFS=$'\t' read -r file block command; do
         prefix="$prefix${command%%#*} && "
         continue
     fi
+    command_started=$SECONDS
     run_command "$file (block $block)" "$prefix" "$command"
 done < <(extract)
 stop_servers

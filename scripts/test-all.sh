@@ -18,17 +18,38 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each step prints the time since the start, and the script ends (passing or not)
+# with every step's duration, so that a slow run says where its time went.
+step_names=()
+step_starts=()
+step() {
+    step_names+=("$1")
+    step_starts+=("$SECONDS")
+    printf '==> [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"
+}
+report_durations() {
+    local status=$? i end count=${#step_names[@]}
+    echo "==> Seconds per step"
+    for ((i = 0; i < count; i++)); do
+        end=$SECONDS
+        ((i + 1 < count)) && end=${step_starts[i + 1]}
+        printf '%6d  %s\n' $((end - step_starts[i])) "${step_names[i]}"
+    done
+    printf '%6d  in all (exit status %d)\n' "$SECONDS" "$status"
+}
+trap report_durations EXIT
+
 # First, because it takes a second: no Apple SDK here, so this is what checks that
 # the root package uses nothing above its minimum deployment targets (macOS 10.15,
 # iOS 13, ...) outside an `@available`-marked place. Its self-test first, so that a
 # check that stopped finding anything fails too.
-echo "==> Availability: nothing above macOS 10.15 / iOS 13 / tvOS 13 / watchOS 6 / visionOS 1"
+step "Availability: nothing above macOS 10.15 / iOS 13 / tvOS 13 / watchOS 6 / visionOS 1"
 scripts/check-availability.py --self-test
 scripts/check-availability.py
 
 # One lock of Ripple's own on every platform (docs/Architecture.md, "The lock and
 # the atomics"): `PlatformLock`/`LockedState`, never Foundation's locks.
-echo "==> One lock: no Foundation lock in Sources/"
+step "One lock: no Foundation lock in Sources/"
 # Code lines of Swift sources only: comments and the docs may name them.
 if grep -rnP --include='*.swift' '^(?!\s*//).*\bNS(Recursive)?Lock\b' Sources; then
     echo "error: use PlatformLock or LockedState (Sources/Ripple/Core/Locking.swift), not a Foundation lock" >&2
@@ -38,29 +59,29 @@ fi
 # With the trait: AsyncHTTPClientTransport and its tests are built too (SwiftNIO,
 # BoringSSL and AsyncHTTPClient: about 10 minutes of CPU on a first build, so 5 more
 # minutes on 2 idle cores). The build without the trait is the ThreadSanitizer step's.
-echo "==> swift test (root package, both HTTP transports)"
+step "swift test (root package, both HTTP transports)"
 swift test --traits AsyncHTTPClient
 
 # Right after the root package's build, which the symbol graphs reuse.
-echo "==> API reference (DocC)"
+step "API reference (DocC)"
 ./scripts/build-docs.sh
 
 # Every public declaration with one of RxSwift's names takes RxSwift 6.10.2's
 # parameters, or is a documented deviation (seconds: symbol graphs of the debug
 # build above).
-echo "==> API shapes: Ripple's declarations against RxSwift 6.10.2's"
+step "API shapes: Ripple's declarations against RxSwift 6.10.2's"
 scripts/check-api-shapes.py
 
 # View-model code type-checked against the debug build above: fails when an
 # expression needs more of the constraint solver's work (deterministic) or time
 # (loose: the machine may be busy) than docs/Performance.md's "Compile time" allows.
-echo "==> Type-checking time of typical view-model code"
+step "Type-checking time of typical view-model code"
 scripts/typecheck-benchmark.py --check
 
-echo "==> The AsyncHTTPClient trait: nothing resolved without it"
+step "The AsyncHTTPClient trait: nothing resolved without it"
 ./scripts/check-trait-isolation.sh
 
-echo "==> ThreadSanitizer: concurrency and scheduler tests; type-checking time"
+step "ThreadSanitizer: concurrency and scheduler tests; type-checking time"
 # This build also checks that no expression takes over 300 ms to type-check. A slow
 # expression usually means an overload set that makes ordinary user code slow to
 # compile (the `Recorded.events` variadic-over-arrays form did). The TSan build has
@@ -90,27 +111,27 @@ if grep -q "expression took" "$tsan_log"; then
     exit 1
 fi
 
-echo "==> Examples package: mock GitHub API, demo apps"
+step "Examples package: mock GitHub API, demo apps"
 swift test --package-path Examples
 
-echo "==> Benchmarks: build and smoke-run every workload"
+step "Benchmarks: build and smoke-run every workload"
 swift build -c release --package-path Benchmarks
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --smoke
 swift run -c release --skip-build --package-path Benchmarks ripple-http-stream --smoke
 
 # Bytes, unlike timings, do not depend on the load: exact, 2 % tolerance.
-echo "==> App size: the programs of Benchmarks/SizePrograms against Benchmarks/size-baseline.json"
+step "App size: the programs of Benchmarks/SizePrograms against Benchmarks/size-baseline.json"
 python3 scripts/generate-screens-program.py --check
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \
     --check-size Benchmarks/size-baseline.json
 
-echo "==> Benchmarks: Ripple's instructions per operation against the baseline (valgrind)"
+step "Benchmarks: Ripple's instructions per operation against the baseline (valgrind)"
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \
     --check Benchmarks/instructions-baseline.json
 
 # Last, so that every package is built (the Benchmarks commands in README.md too)
 # and the documented commands run incrementally.
-echo "==> Documentation: every command of the \`\`\`sh blocks, as written"
+step "Documentation: every command of the \`\`\`sh blocks, as written"
 scripts/check-doc-commands.sh
 
 # After the documented commands, which build the Benchmarks package without it:
@@ -119,7 +140,7 @@ scripts/check-doc-commands.sh
 # in release, where specialisation is what the trait changes; every workload must
 # still return OpenCombine's checksums, and the size programs built with it stay
 # within 2 % of their own baseline.
-echo "==> The CompactPipelines trait: every workload's checksum, and the sizes (release)"
+step "The CompactPipelines trait: every workload's checksum, and the sizes (release)"
 swift build -c release --package-path Benchmarks --traits CompactPipelines
 swift run -c release --skip-build --package-path Benchmarks ripple-compare --checksums
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \

@@ -80,4 +80,23 @@ import Testing
         #expect(result.output.contains("ok:   \(page.path) (block 1): swift test --filter SomethingThatExists (3 XCTest"), "\(result.output)")
         #expect(result.output.contains("documentation: 1 passed, 1 failed, 0 skipped"), "\(result.output)")
     }
+
+    @Test("check-doc-commands.sh skips test-quick.sh without arguments (test-all.sh ran the suite) and runs it with a filter")
+    func checkDocCommandsSkipsTheWholeSuiteOnly() throws {
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-doc-\(UUID().uuidString).md")
+        try """
+            ```sh
+            ./scripts/test-quick.sh                     # every test
+            ./scripts/test-quick.sh --filter TakeLastTests
+            ```
+
+            """.write(to: page, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: page) }
+        let result = try Self.run("scripts/check-doc-commands.sh", [page.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("skip: \(page.path) (block 1): ./scripts/test-quick.sh                     # every test (test-all.sh's first step runs the whole suite"),
+                "\(result.output)")
+        #expect(result.output.contains("ok:   \(page.path) (block 1): ./scripts/test-quick.sh --filter TakeLastTests (3 XCTest"), "\(result.output)")
+        #expect(result.output.contains("documentation: 1 passed, 0 failed, 1 skipped"), "\(result.output)")
+    }
 }

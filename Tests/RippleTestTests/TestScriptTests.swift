@@ -50,6 +50,16 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs check-doc-commands.sh on a page of one `sh` block holding `lines`;
+    /// `where` is how the script names that block in its output.
+    static func checkDocs(_ lines: [String]) throws -> (status: Int32, output: String, where: String) {
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-doc-\(UUID().uuidString).md")
+        try (["```sh"] + lines + ["```", ""]).joined(separator: "\n").write(to: page, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: page) }
+        let result = try run("scripts/check-doc-commands.sh", [page.path])
+        return (result.status, result.output, "\(page.path) (block 1)")
+    }
+
     @Test("test-quick.sh fails a --filter that runs no test, naming the test classes near it")
     func testQuickFailsAnEmptyFilter() throws {
         let empty = try Self.run("scripts/test-quick.sh", ["--filter", "TakeNothingTests"])
@@ -64,39 +74,21 @@ import Testing
 
     @Test("check-doc-commands.sh fails a documented test command that runs no test")
     func checkDocCommandsFailsACommandThatRunsNoTest() throws {
-        let page = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-doc-\(UUID().uuidString).md")
-        try """
-            ```sh
-            swift test --filter NothingMatchesThis
-            swift test --filter SomethingThatExists
-            ```
-
-            """.write(to: page, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: page) }
-        let result = try Self.run("scripts/check-doc-commands.sh", [page.path])
+        let result = try Self.checkDocs(["swift test --filter NothingMatchesThis", "swift test --filter SomethingThatExists"])
         #expect(result.status == 1, "\(result.output)")
-        #expect(result.output.contains("FAIL: \(page.path) (block 1): swift test --filter NothingMatchesThis (exit 0, but it ran no test"),
+        #expect(result.output.contains("FAIL: \(result.where): swift test --filter NothingMatchesThis (exit 0, but it ran no test"),
                 "\(result.output)")
-        #expect(result.output.contains("ok:   \(page.path) (block 1): swift test --filter SomethingThatExists (3 XCTest"), "\(result.output)")
+        #expect(result.output.contains("ok:   \(result.where): swift test --filter SomethingThatExists (3 XCTest"), "\(result.output)")
         #expect(result.output.contains("documentation: 1 passed, 1 failed, 0 skipped"), "\(result.output)")
     }
 
     @Test("check-doc-commands.sh skips test-quick.sh without arguments (test-all.sh ran the suite) and runs it with a filter")
     func checkDocCommandsSkipsTheWholeSuiteOnly() throws {
-        let page = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-doc-\(UUID().uuidString).md")
-        try """
-            ```sh
-            ./scripts/test-quick.sh                     # every test
-            ./scripts/test-quick.sh --filter TakeLastTests
-            ```
-
-            """.write(to: page, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: page) }
-        let result = try Self.run("scripts/check-doc-commands.sh", [page.path])
+        let result = try Self.checkDocs(["./scripts/test-quick.sh   # every test", "./scripts/test-quick.sh --filter TakeLastTests"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("skip: \(page.path) (block 1): ./scripts/test-quick.sh                     # every test (test-all.sh's first step runs the whole suite"),
+        #expect(result.output.contains("skip: \(result.where): ./scripts/test-quick.sh   # every test (test-all.sh's first step runs the whole suite"),
                 "\(result.output)")
-        #expect(result.output.contains("ok:   \(page.path) (block 1): ./scripts/test-quick.sh --filter TakeLastTests (3 XCTest"), "\(result.output)")
+        #expect(result.output.contains("ok:   \(result.where): ./scripts/test-quick.sh --filter TakeLastTests (3 XCTest"), "\(result.output)")
         #expect(result.output.contains("documentation: 1 passed, 0 failed, 1 skipped"), "\(result.output)")
     }
 }

@@ -39,7 +39,7 @@ report_durations() {
 }
 trap report_durations EXIT
 
-# First, because it takes a second: no Apple SDK here, so this is what checks that
+# First, because it takes seconds (14 in a CI run): no Apple SDK here, so this is what checks that
 # the root package uses nothing above its minimum deployment targets (macOS 10.15,
 # iOS 13, ...) outside an `@available`-marked place. Its self-test first, so that a
 # check that stopped finding anything fails too.

@@ -107,17 +107,16 @@ run_command() {
         skip "$where: $command (the script that runs this one)"
         return
         ;;
-    esac
-    case "$bare" in
-    ./scripts/test-quick.sh | scripts/test-quick.sh)
-        # The whole root suite without arguments: test-all.sh's first step ran
-        # it (with the AsyncHTTPClient trait's tests too). Here it took 307 s of
-        # a CI run: a rebuild without the trait (which a line with --filter
-        # still makes, running the script) and the 1 780 tests again.
-        skip "$where: $command (test-all.sh's first step runs the whole suite, the trait's tests too)"
-        return
-        ;;
     *)
+        # The whole root suite (the script without arguments, a comment aside):
+        # test-all.sh's first step ran it, with the AsyncHTTPClient trait's tests
+        # too. Here it took 307 s of a CI run: a rebuild without the trait (which
+        # a line with --filter still makes, running the script) and 1 780 tests
+        # again. Matched on the command: a comment with an apostrophe stays in $bare.
+        if [[ "$command" =~ ^(\./)?scripts/test-quick\.sh[[:space:]]*(#.*)?$ ]]; then
+            skip "$where: $command (test-all.sh's first step runs the whole suite, the trait's tests too)"
+            return
+        fi
         if grep -Fxq "$bare" scripts/test-all.sh; then
             skip "$where: $command (scripts/test-all.sh runs exactly this before this script)"
             return

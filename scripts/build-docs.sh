@@ -7,8 +7,19 @@
 # so this script sets it. The archives land in
 # .build/plugins/Swift-DocC/outputs/<Module>.doccarchive; to browse one, run
 #   RIPPLE_DOCS=1 swift package --disable-sandbox preview-documentation --target Ripple
+#
+# `--scratch-path DIR` builds in DIR instead of .build (the archives land in
+# DIR/plugins/...): scripts/test-all.sh passes Examples/.build, where it has built
+# the root package with the trait.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+scratch=()
+case "${1:-}" in
+"") ;;
+--scratch-path) [ -n "${2:-}" ] || { echo "usage: $0 [--scratch-path DIR]" >&2; exit 2; }; scratch=(--scratch-path "$2") ;;
+*) echo "usage: $0 [--scratch-path DIR]" >&2; exit 2 ;;
+esac
 
 echo "==> DocC articles match their guides"
 python3 scripts/docc-articles.py --check
@@ -17,10 +28,10 @@ echo "==> DocC: Ripple, RippleTest, RippleCollections, RippleDebugExport, Ripple
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
-# With the trait, as test-all.sh's `swift test` builds: the reference documents
-# AsyncHTTPClientTransport, and the build is reused. RippleCocoa is documented
-# as it compiles here, against the Linux interface targets (docs/UIKit.md).
-RIPPLE_DOCS=1 swift package --traits AsyncHTTPClient generate-documentation \
+# With the trait, so that the reference documents AsyncHTTPClientTransport (a
+# build with the trait is reused: test-all.sh's in Examples/.build). RippleCocoa is
+# documented as it compiles here, against the Linux interface targets (docs/UIKit.md).
+RIPPLE_DOCS=1 swift package ${scratch[@]+"${scratch[@]}"} --traits AsyncHTTPClient generate-documentation \
     --target Ripple --target RippleTest --target RippleCollections --target RippleDebugExport --target RippleHTTP --target RippleHTTPStreaming --target RippleHTTPTesting \
     --target RippleRepository \
     --target RippleCocoa --warnings-as-errors >"$log" 2>&1 || status=$?

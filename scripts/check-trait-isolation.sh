@@ -6,8 +6,8 @@
 #    package at all: no async-http-client, no SwiftNIO (`swift package
 #    show-dependencies`; no Package.resolved is written, or one without them).
 # 2. The trait is the switch: with `--traits AsyncHTTPClient`, this package's own
-#    resolution lists async-http-client and swift-nio (CI has resolved it already
-#    for its `swift test --traits AsyncHTTPClient`, so this takes seconds).
+#    resolution lists async-http-client and swift-nio (seconds once `swift test`
+#    has resolved the package: its checkouts hold them, trait or not).
 #
 # With --full, a second fresh package, `nio`, enables the trait where it depends on
 # Ripple, resolves, builds, and sends a request with AsyncHTTPClientTransport to a

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the root package's tests (with the trait
-# `AsyncHTTPClient`, so that both HTTP transports are tested), the API reference built
-# with DocC (no warning allowed), the type-checking benchmark's gate, the proof that
-# the trait's dependency is opt-in (scripts/check-trait-isolation.sh), the root
-# package's stress tests under ThreadSanitizer (whose build also checks
+# Runs every test of the project: the root package's tests (`swift test`, as a
+# newcomer runs them), its HTTP transport tests again with the trait
+# `AsyncHTTPClient` (so that both HTTP transports are tested), the API reference
+# built with DocC (no warning allowed), the type-checking benchmark's gate, the
+# proof that the trait's dependency is opt-in (scripts/check-trait-isolation.sh),
+# the root package's stress tests under ThreadSanitizer (whose build also checks
 # type-checking time), the Examples package's tests, a smoke run of every benchmark
 # workload (so the Benchmarks package keeps compiling; timings are not judged),
 # Ripple's instruction counts under valgrind against
@@ -15,6 +16,14 @@
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 # The app-size gate runs after the Benchmarks build, which builds its programs
 # (scripts/check-size.sh runs it alone).
+#
+# Build directories: `.build` holds the root package as `swift test` builds it
+# (without the trait), so the documented commands reuse it. The root package with
+# the trait is built in the Examples package's `Examples/.build`, whose
+# dependencies are the same packages (SwiftNIO, BoringSSL, AsyncHTTPClient, Ripple
+# with the trait): the Examples step then compiles only what the root package does
+# not use (Hummingbird, GRDB, the demos), and the DocC step reuses that build.
+# ThreadSanitizer's build has its own, `.build-tsan`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,15 +65,9 @@ if grep -rnP --include='*.swift' '^(?!\s*//).*\bNS(Recursive)?Lock\b' Sources; t
     exit 1
 fi
 
-# With the trait: AsyncHTTPClientTransport and its tests are built too (SwiftNIO,
-# BoringSSL and AsyncHTTPClient: about 10 minutes of CPU on a first build, so 5 more
-# minutes on 2 idle cores). The build without the trait is the ThreadSanitizer step's.
-step "swift test (root package, both HTTP transports)"
-swift test --traits AsyncHTTPClient
-
-# Right after the root package's build, which the symbol graphs reuse.
-step "API reference (DocC)"
-./scripts/build-docs.sh
+# The README's test command's suite, in the default build directory.
+step "swift test (root package)"
+swift test
 
 # Every public declaration with one of RxSwift's names takes RxSwift 6.10.2's
 # parameters, or is a documented deviation (seconds: symbol graphs of the debug
@@ -80,6 +83,24 @@ scripts/typecheck-benchmark.py --check
 
 step "The AsyncHTTPClient trait: nothing resolved without it"
 ./scripts/check-trait-isolation.sh
+
+# With the trait, AsyncHTTPClientTransport and its tests are built too: SwiftNIO,
+# BoringSSL and AsyncHTTPClient, about 4 of this build's 6.5 minutes on 2 idle
+# cores, in Examples/.build (see the top), where the Examples package reuses them.
+# The tests that differ with the trait are the test classes of the files that
+# test it (`#if AsyncHTTPClient`): the transport conformance suite, run on both
+# transports, and AsyncHTTPClient's stress tests. test-quick.sh fails when the
+# filter runs no test.
+step "The AsyncHTTPClient trait: build, and the transport tests on both transports"
+trait_tests="$(grep -rl --include='*.swift' '^[[:space:]]*#if AsyncHTTPClient' Tests \
+    | xargs sed -nE 's/^(final )?class ([A-Za-z0-9_]+)[:<].*/\2/p' | sort -u | paste -sd'|')"
+if [ -z "$trait_tests" ]; then
+    echo "error: no test class in Tests/ is compiled only with the AsyncHTTPClient trait" >&2
+    exit 1
+fi
+echo "Test classes: $trait_tests"
+./scripts/test-quick.sh --traits AsyncHTTPClient --scratch-path Examples/.build \
+    --filter "^[A-Za-z]+Tests\.($trait_tests)/"
 
 step "ThreadSanitizer: concurrency and scheduler tests; type-checking time"
 # This build also checks that no expression takes over 300 ms to type-check. A slow
@@ -111,6 +132,7 @@ if grep -q "expression took" "$tsan_log"; then
     exit 1
 fi
 
+# In Examples/.build, where the trait's step above built SwiftNIO and Ripple.
 step "Examples package: mock GitHub API, demo apps"
 swift test --package-path Examples
 
@@ -133,6 +155,13 @@ swift run -c release --skip-build --package-path Benchmarks ripple-compare \
 # and the documented commands run incrementally.
 step "Documentation: every command of the \`\`\`sh blocks, as written"
 scripts/check-doc-commands.sh
+
+# With the trait, so that the reference documents AsyncHTTPClientTransport: in
+# Examples/.build, reusing the trait's build. After the documented commands, since
+# the symbol graphs' compiler flags make the Examples package's next build
+# recompile Ripple.
+step "API reference (DocC)"
+./scripts/build-docs.sh --scratch-path Examples/.build
 
 # After the documented commands, which build the Benchmarks package without it:
 # Ripple rebuilt with the trait CompactPipelines (its chains, subscribe and

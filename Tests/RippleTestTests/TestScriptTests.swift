@@ -91,4 +91,18 @@ import Testing
         #expect(result.output.contains("ok:   \(result.where): ./scripts/test-quick.sh --filter TakeLastTests (3 XCTest"), "\(result.output)")
         #expect(result.output.contains("documentation: 1 passed, 0 failed, 1 skipped"), "\(result.output)")
     }
+
+    @Test("check-doc-commands.sh skips a line of test-all.sh whatever its comment holds: an apostrophe, a quoted #")
+    func checkDocCommandsRecognisesTestAllLinesBehindAnyComment() throws {
+        let result = try Self.checkDocs([
+            "swift test --package-path Examples   # the Examples package's tests",
+            "swift test --filter 'Some#Thing'   # a # inside quotes is an argument",
+        ])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("skip: \(result.where): swift test --package-path Examples   # the Examples package's tests (scripts/test-all.sh runs exactly this"),
+                "\(result.output)")
+        // Not a line of test-all.sh once its comment is gone: run.
+        #expect(result.output.contains("ok:   \(result.where): swift test --filter 'Some#Thing'"), "\(result.output)")
+        #expect(result.output.contains("documentation: 1 passed, 0 failed, 1 skipped"), "\(result.output)")
+    }
 }

@@ -15,7 +15,8 @@ public protocol TerminalHost: AnyObject, Sendable {
     var keys: Observable<Key> { get }
     /// The current size, then each new size after a resize.
     var sizes: Observable<TerminalSize> { get }
-    /// Draws a frame.
+    /// Draws a frame (``Terminal``: at the end of the main queue's current turn,
+    /// see ``Terminal/draw(_:)``; ``VirtualTerminal``: at once).
     func draw(_ frame: Frame)
 }
 
@@ -26,7 +27,8 @@ public protocol TerminalHost: AnyObject, Sendable {
 /// undoes both. Restoring happens on every exit path: an explicit call, normal
 /// process exit (`atexit`), SIGINT/SIGTERM/SIGHUP/SIGQUIT and the crash signals (see
 /// ``TerminalRestorer``). Keys are read on a background thread; resizes come from
-/// SIGWINCH.
+/// SIGWINCH. Frames are drawn once per turn of the main queue, the turn's last
+/// (see ``draw(_:)``).
 public final class Terminal: TerminalHost, @unchecked Sendable {
     private let input: Int32
     private let output: Int32
@@ -34,6 +36,8 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
     private let sizeSubject: BehaviorSubject<TerminalSize>
     private let lock = NSLock()
     private var renderer = Renderer()
+    /// The frame to draw at the end of the main queue's turn (guarded by `lock`).
+    private var pendingFrame: Frame?
     private var started = false
     private var signalSources: [DispatchSourceSignal] = []
     private var readerThread: Thread?
@@ -91,10 +95,30 @@ public final class Terminal: TerminalHost, @unchecked Sendable {
         TerminalRestorer.restore()
     }
 
+    /// Draws `frame` once the main queue's current turn is over, unless a later
+    /// call in the same turn replaces it, as UIKit shows the changes of a run-loop
+    /// turn together. A screen's frames often combine streams derived from one key
+    /// (a text and its count), which emit one after the other within the key's
+    /// turn: drawn as they come, the first would show the new text beside the old
+    /// count for an instant. Nothing is drawn after ``restore()``.
     public func draw(_ frame: Frame) {
+        let isFirstOfTurn = lock.withLock {
+            defer { pendingFrame = frame }
+            return pendingFrame == nil
+        }
+        if isFirstOfTurn {
+            DispatchQueue.main.async { [weak self] in self?.drawPendingFrame() }
+        }
+    }
+
+    private func drawPendingFrame() {
         let size = self.size
-        let text = lock.withLock { renderer.render(frame, size: size) }
-        write(text)
+        let text: String? = lock.withLock {
+            defer { pendingFrame = nil }
+            guard started, let frame = pendingFrame else { return nil }
+            return renderer.render(frame, size: size)
+        }
+        if let text { write(text) }
     }
 
     private func write(_ text: String) {

@@ -102,6 +102,56 @@ extension TerminalKeysProcessTests {
     }
 }
 
+/// The real `Terminal` draws once per main-queue turn, the turn's last frame, as
+/// UIKit shows a run-loop turn's changes at once. The screens combine streams derived
+/// from one key (the text, its "N characters left", the sign-up form's checks), which
+/// emit one after the other; drawn as they came, a key showed the new text beside the
+/// old count for an instant, one frame per derived stream.
+final class TerminalDrawingProcessTests: XCTestCase {
+    func testEachKeyDrawsOneFrameInCharactersLeft() throws {
+        try assertOneFramePerKey(app: "characters-left", firstScreen: "40 characters left", keys: [
+            ("a", "39 characters left"), ("b", "38 characters left"), ("\u{7F}", "39 characters left"),
+        ])
+    }
+
+    func testEachKeyDrawsOneFrameInSignUp() throws {
+        try assertOneFramePerKey(app: "signup", firstScreen: "Enter your e-mail address", keys: [
+            ("a", "That is not a valid e-mail address"), ("\t", "Password: "), ("x", "Password needs 5 more characters"),
+        ])
+    }
+
+    /// Runs `app` on a pseudo-terminal and types each key once the previous one's
+    /// frame is on screen; each key's output must be one frame (one "hide the
+    /// cursor" sequence, which starts every frame) that shows `shows`, and nothing
+    /// may follow it.
+    private func assertOneFramePerKey(app: String, firstScreen: String, keys: [(key: String, shows: String)]) throws {
+        let terminal = try PseudoTerminal()
+        let process = try terminal.run(app)
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        terminal.read(for: 20) { $0.contains(firstScreen) }
+        terminal.read(for: 0.3) { _ in false }
+        XCTAssertEqual(terminal.output.components(separatedBy: Self.frameStart).count - 1, 1, "the first screen: \(terminal.output.debugDescription)")
+        for (key, shows) in keys {
+            let mark = terminal.mark
+            terminal.write(key)
+            terminal.read(for: 10) { _ in terminal.output(since: mark).contains(shows) }
+            // Whatever else the key draws arrives right after it.
+            terminal.read(for: 0.3) { _ in false }
+            let drawn = terminal.output(since: mark)
+            XCTAssertTrue(drawn.contains(shows), "\(app), key \(key.debugDescription): \(drawn.debugDescription)")
+            XCTAssertEqual(drawn.components(separatedBy: Self.frameStart).count - 1, 1, "\(app), key \(key.debugDescription) drew: \(drawn.debugDescription)")
+        }
+        terminal.write("\u{1B}")
+        XCTAssertTrue(PseudoTerminal.wait(for: process, seconds: 10), "Esc did not quit \(app)")
+    }
+
+    /// What `Renderer` writes first in every frame (the cursor hidden while drawing).
+    private static let frameStart = "\u{1B}[?25l"
+}
+
 /// A pseudo-terminal with a demo executable on its slave side, for tests that need
 /// a real terminal.
 final class PseudoTerminal {
@@ -157,6 +207,12 @@ final class PseudoTerminal {
 
     /// What the process wrote so far.
     var output: String { String(decoding: received, as: UTF8.self) }
+
+    /// How many bytes the process wrote so far, for ``output(since:)``.
+    var mark: Int { received.count }
+
+    /// What the process wrote after `mark` bytes.
+    func output(since mark: Int) -> String { String(decoding: received.dropFirst(mark), as: UTF8.self) }
 
     /// Reads what the process writes for up to `seconds`, or until `done` holds for
     /// everything read so far.

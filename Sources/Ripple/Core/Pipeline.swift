@@ -377,6 +377,35 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
 @usableFromInline
 typealias PipelineRun<Output> = (first: Output?, second: Output?, error: Swift.Error?)
 
+/// The functions a stage is made with (``Pipeline``'s `pull`,
+/// `prepareStates`, `subscribeSource`, `appendingPredicate` and
+/// `subscribe`); see ``PipelineStage/makeFunctions()``.
+@usableFromInline
+typealias StageFunctions<Output> = (
+    pull: (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>,
+    prepareStates: (Pipeline<Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
+    subscribeSource: (Pipeline<Output>, PipelineSinkCore) -> SubscriptionBase?,
+    appendingPredicate: (Pipeline<Output>, @escaping (Output) throws -> Bool, SiteLiteral) -> Observable<Output>?,
+    subscribe: (HandlersProducer<Output>, Downstream<Output>) -> SubscriptionBase?
+)
+
+#if CompactPipelines
+/// The functions of each step type's stages, made once (see
+/// ``PipelineStage/stageFunctions()``), by the step type.
+enum StageFunctionsCache {
+    static let functions = LockedState<[ObjectIdentifier: AnyObject]>([:])
+}
+
+/// A step type's stage functions in ``StageFunctionsCache``.
+final class StageFunctionsBox<Output>: @unchecked Sendable {
+    let functions: StageFunctions<Output>
+
+    init(_ functions: StageFunctions<Output>) {
+        self.functions = functions
+    }
+}
+#endif
+
 /// Where a stage's input comes from, decided when the stage is built.
 @usableFromInline
 enum StagePosition: UInt8 {
@@ -442,6 +471,18 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     static func make(
         _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral
     ) -> PipelineStage<Step> {
+        make(step, after: upstream, site: site, functions: makeFunctions())
+    }
+
+    /// ``make(_:after:site:)`` with the stage's functions given: made in place
+    /// (the default build, where they capture nothing) or taken from
+    /// ``stageFunctions()`` (`CompactPipelines`, where each would capture the
+    /// step type).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func make(
+        _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral, functions: StageFunctions<Step.Output>
+    ) -> PipelineStage<Step> {
         let previous: Pipeline<Step.Input>? = upstream.kind == .stage ? upstream.asPipeline : nil
         let sourceIsJust = previous?.sourceIsJust ?? (upstream.kind == .just)
         let position: StagePosition
@@ -455,11 +496,30 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         let size = MemoryLayout<Step.State>.size
         let alignment = MemoryLayout<Step.State>.alignment
         let stateOffset = size == 0 ? before : (before + alignment - 1) / alignment * alignment
-        // The functions capture nothing: they receive the stage (one allocation
-        // per operator applied, see docs/Architecture.md).
         return PipelineStage(
             step: step, upstream: upstream, stateOffset: stateOffset, predicate: { _ in true }, hasPredicate: false,
             predicateSite: .none,
+            pull: functions.pull,
+            prepareStates: functions.prepareStates,
+            subscribeSource: functions.subscribeSource,
+            appendingPredicate: functions.appendingPredicate,
+            site: site,
+            position: position,
+            stateSize: size == 0 ? before : stateOffset + size,
+            stateAlignment: max(previous?.stateAlignment ?? 1, alignment),
+            sourceIsJust: sourceIsJust,
+            subscribe: functions.subscribe
+        )
+    }
+
+    /// The functions of a stage of this step type. They capture nothing: they
+    /// receive the stage (one allocation per operator applied, see
+    /// docs/Architecture.md). Specialised, they need no context; in generic
+    /// code each captures the step type (see ``stageFunctions()``).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func makeFunctions() -> StageFunctions<Step.Output> {
+        (
             pull: { stage, context, input, failure in
                 try withBorrowed(stage, as: PipelineStage<Step>.self) { try $0.pullHere(context, input, failure, at: $0.position) }
             },
@@ -475,11 +535,6 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
                     return PipelineStage(stage, predicate: predicate, predicateSite: predicateSite)
                 }
             },
-            site: site,
-            position: position,
-            stateSize: size == 0 ? before : stateOffset + size,
-            stateAlignment: max(previous?.stateAlignment ?? 1, alignment),
-            sourceIsJust: sourceIsJust,
             subscribe: { stage, downstream in
                 withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(downstream) }
             }
@@ -497,7 +552,24 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     static func makeOnce(
         _ step: Step, after upstream: Observable<Step.Input>, site: SiteLiteral
     ) -> Observable<Step.Output> {
-        make(step, after: upstream, site: site)
+        make(step, after: upstream, site: site, functions: stageFunctions())
+    }
+
+    /// ``makeFunctions()``, made once per step type. Compiled once, each of the
+    /// five functions captures the step type's metadata: made for every stage
+    /// they were five allocations more per operator applied (`build-8-literals`
+    /// made 51 allocations instead of 9; docs/Architecture.md, "Compact
+    /// pipelines"). The cache holds the functions only, nothing of a chain.
+    static func stageFunctions() -> StageFunctions<Step.Output> {
+        let key = ObjectIdentifier(Step.self)
+        if let cached = StageFunctionsCache.functions.withLock({ $0[key] }) {
+            return unsafeDowncast(cached, to: StageFunctionsBox<Step.Output>.self).functions
+        }
+        let functions = makeFunctions()
+        StageFunctionsCache.functions.withLock { cache in
+            if cache[key] == nil { cache[key] = StageFunctionsBox(functions) }
+        }
+        return functions
     }
     #endif
 

@@ -379,9 +379,11 @@ typealias PipelineRun<Output> = (first: Output?, second: Output?, error: Swift.E
 
 /// The functions a stage is made with (``Pipeline``'s `pull`,
 /// `prepareStates`, `subscribeSource`, `appendingPredicate` and
-/// `subscribe`); see ``PipelineStage/makeFunctions()``.
+/// `subscribe`, and the predicate that passes everything, for a stage without
+/// a `filter` after it); see ``PipelineStage/makeFunctions()``.
 @usableFromInline
 typealias StageFunctions<Output> = (
+    passAll: (Output) throws -> Bool,
     pull: (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>,
     prepareStates: (Pipeline<Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
     subscribeSource: (Pipeline<Output>, PipelineSinkCore) -> SubscriptionBase?,
@@ -497,7 +499,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         let alignment = MemoryLayout<Step.State>.alignment
         let stateOffset = size == 0 ? before : (before + alignment - 1) / alignment * alignment
         return PipelineStage(
-            step: step, upstream: upstream, stateOffset: stateOffset, predicate: { _ in true }, hasPredicate: false,
+            step: step, upstream: upstream, stateOffset: stateOffset, predicate: functions.passAll, hasPredicate: false,
             predicateSite: .none,
             pull: functions.pull,
             prepareStates: functions.prepareStates,
@@ -520,6 +522,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @inline(__always)
     static func makeFunctions() -> StageFunctions<Step.Output> {
         (
+            passAll: { _ in true },
             pull: { stage, context, input, failure in
                 try withBorrowed(stage, as: PipelineStage<Step>.self) { try $0.pullHere(context, input, failure, at: $0.position) }
             },
@@ -556,8 +559,8 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     /// ``makeFunctions()``, made once per step type. Compiled once, each of the
-    /// five functions captures the step type's metadata: made for every stage
-    /// they were five allocations more per operator applied (`build-8-literals`
+    /// six functions captures the step type's metadata: made for every stage
+    /// they were six allocations more per operator applied (`build-8-literals`
     /// made 51 allocations instead of 9; docs/Architecture.md, "Compact
     /// pipelines"). The cache holds the functions only, nothing of a chain.
     static func stageFunctions() -> StageFunctions<Step.Output> {

@@ -181,14 +181,23 @@ func mallocs(_ setup: Setup, size: Int) -> Double {
     return countMallocs(setup(size))
 }
 
+/// The sizes of a workload's two runs, whose difference is divided by their span.
+func instructionRunSizes(_ workload: Workload) -> (small: Int, large: Int) {
+    (instructionSizes.small * workload.instructionScale, instructionSizes.large * workload.instructionScale)
+}
+
+/// Allocations per operation: those of the large run less those of the small one.
+func mallocsPerOp(_ workload: Workload, _ setup: Setup) -> Double {
+    let (small, large) = instructionRunSizes(workload)
+    return (mallocs(setup, size: large) - mallocs(setup, size: small)) / Double(large - small)
+}
+
 func measureInstructions(_ workload: Workload, _ implementation: Implementation, _ setup: Setup) -> InstructionMeasurement {
-    let small = instructionSizes.small * workload.instructionScale
-    let large = instructionSizes.large * workload.instructionScale
-    let span = Double(large - small)
+    let (small, large) = instructionRunSizes(workload)
     let instructions = callgrindInstructions(workload: workload.id, implementation: implementation, size: large)
         - callgrindInstructions(workload: workload.id, implementation: implementation, size: small)
-    let allocations = mallocs(setup, size: large) - mallocs(setup, size: small)
-    return InstructionMeasurement(instructionsPerOp: instructions / span, mallocsPerOp: allocations / span)
+    return InstructionMeasurement(
+        instructionsPerOp: instructions / Double(large - small), mallocsPerOp: mallocsPerOp(workload, setup))
 }
 
 func formatCount(_ value: Double?) -> String {
@@ -265,12 +274,7 @@ func runInstructionMode(
 /// workload's instructions per operation rose more than 5 % above the baseline, or
 /// its allocations per operation rose at all (by more than 0.01).
 func checkAgainstBaseline(_ path: String, _ now: [String: InstructionMeasurement]) -> Bool {
-    let baseline: InstructionBaseline
-    do {
-        baseline = try JSONDecoder().decode(InstructionBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-    } catch {
-        fail("could not read the baseline \(path): \(error)")
-    }
+    let baseline = readInstructionBaseline(path)
     print()
     printTableHeader(["workload", "baseline instr/op", "now", "change", "baseline allocs/op", "now", "verdict"])
     var passed = true
@@ -303,4 +307,44 @@ func checkAgainstBaseline(_ path: String, _ now: [String: InstructionMeasurement
         ? "Instruction counts within 5 % of \(path)."
         : "Instruction counts regressed against \(path). If the change is deliberate, regenerate the baseline with --write-baseline and commit it with the reason.")
     return passed
+}
+
+func readInstructionBaseline(_ path: String) -> InstructionBaseline {
+    do {
+        return try JSONDecoder().decode(InstructionBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    } catch {
+        fail("could not read the baseline \(path): \(error)")
+    }
+}
+
+/// `--check-allocations PATH`: Ripple's allocations per operation of every gated
+/// workload against PATH's (an instruction baseline), counted without valgrind.
+/// scripts/test-all.sh runs it on the build with the trait `CompactPipelines`
+/// against the default build's baseline: the trait may cost instructions, but no
+/// workload may allocate more than the default build (a stage's functions made
+/// per stage once cost six allocations per operator, docs/Performance.md).
+/// Exits with 1 when one does.
+func runAllocationCheck(_ path: String, filter: String?) -> Never {
+    let baseline = readInstructionBaseline(path)
+    printTableHeader(["workload", "baseline allocs/op", "now", "verdict"])
+    var passed = true
+    for workload in allWorkloads where filter.map({ workload.id.contains($0) }) ?? true {
+        guard let setup = workload.implementations[.ripple], let reference = baseline.workloads[workload.id] else { continue }
+        let now = mallocsPerOp(workload, setup)
+        let verdict: String
+        if ungatedWorkloads.contains(workload.id) {
+            verdict = "not gated (threads)"
+        } else if now > reference.mallocsPerOp + 0.01 {
+            verdict = "**FAIL**: more allocations"
+            passed = false
+        } else {
+            verdict = "ok"
+        }
+        printTableRow([workload.id, formatCount(reference.mallocsPerOp), formatCount(now), verdict])
+    }
+    print()
+    print(passed
+        ? "No workload allocates more than in \(path)."
+        : "A workload allocates more than in \(path) (see the table).")
+    exit(passed ? 0 : 1)
 }

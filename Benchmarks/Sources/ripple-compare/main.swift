@@ -15,6 +15,8 @@ import Workloads
 //   ... ripple-compare --checksums                                         # each implementation's checksum
 //                                                                          # beside Ripple's (Checksums.swift)
 //   ... ripple-compare --check Benchmarks/instructions-baseline.json       # Ripple against the baseline
+//   ... ripple-compare --check-allocations Benchmarks/instructions-baseline.json  # allocations alone, no valgrind
+//                                                                          # (CI: with the trait CompactPipelines)
 //   ... ripple-compare --write-baseline Benchmarks/instructions-baseline.json
 //   ... ripple-compare --filter collection --cpu-time                      # thread CPU time, not wall
 //                                                                          # time (a loaded machine)
@@ -126,6 +128,10 @@ if arguments.contains("--size") || arguments.contains("--library-builds") || val
         check: value(of: "--check-size"),
         writeBaseline: value(of: "--write-size-baseline"),
         resultsDirectory: results)
+}
+if let path = value(of: "--check-allocations") {
+    guard !path.isEmpty else { fail("--check-allocations takes an instruction baseline's path") }
+    runAllocationCheck(path, filter: filter)
 }
 if arguments.contains("--instructions") || value(of: "--check") != nil || value(of: "--write-baseline") != nil {
     let resultsDirectory = URL(fileURLWithPath: #filePath)

@@ -291,7 +291,7 @@ func checkAgainstBaseline(_ path: String, _ now: [String: InstructionMeasurement
         } else if change > 0.05 {
             verdict = "**FAIL**: more than 5 % above the baseline"
             passed = false
-        } else if current.mallocsPerOp > reference.mallocsPerOp + 0.01 {
+        } else if allocationsRose(current.mallocsPerOp, above: reference.mallocsPerOp) {
             verdict = "**FAIL**: more allocations"
             passed = false
         } else {
@@ -307,6 +307,13 @@ func checkAgainstBaseline(_ path: String, _ now: [String: InstructionMeasurement
         ? "Instruction counts within 5 % of \(path)."
         : "Instruction counts regressed against \(path). If the change is deliberate, regenerate the baseline with --write-baseline and commit it with the reason.")
     return passed
+}
+
+/// Whether `now` allocations per operation are more than `reference` (by more
+/// than 0.01, the counts' noise across runs): the rule of `--check` and
+/// `--check-allocations` alike.
+func allocationsRose(_ now: Double, above reference: Double) -> Bool {
+    now > reference + 0.01
 }
 
 func readInstructionBaseline(_ path: String) -> InstructionBaseline {
@@ -334,7 +341,7 @@ func runAllocationCheck(_ path: String, filter: String?) -> Never {
         let verdict: String
         if ungatedWorkloads.contains(workload.id) {
             verdict = "not gated (threads)"
-        } else if now > reference.mallocsPerOp + 0.01 {
+        } else if allocationsRose(now, above: reference.mallocsPerOp) {
             verdict = "**FAIL**: more allocations"
             passed = false
         } else {

@@ -66,7 +66,7 @@ let package = Package(
         ),
         .trait(
             name: "CompactPipelines",
-            description: "Compiles a chain's synchronous operators (map, filter, take, ...) once, in Ripple, instead of for each chain in the app: less code and release compile time per chain, more instructions per event (docs/Performance.md, \"Compact pipelines\")."
+            description: "Compiles a chain's synchronous operators (map, filter, take, ...) and the flatMap family's sinks once, in Ripple, instead of for each chain in the app: less code and release compile time per chain, more instructions per event (docs/Performance.md, \"Compact pipelines\")."
         ),
     ],
     dependencies: [

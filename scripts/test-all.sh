@@ -165,7 +165,8 @@ step "API reference (DocC)"
 
 # After the documented commands, which build the Benchmarks package without it:
 # Ripple rebuilt with the trait CompactPipelines (its chains, subscribe and
-# handlers, flatMapLatest's sink compiled once in Ripple, docs/Architecture.md),
+# handlers, the flatMap family's and flatMapLatest's sinks compiled once in
+# Ripple, docs/Architecture.md),
 # in release, where specialisation is what the trait changes; every workload must
 # still return OpenCombine's checksums, allocate no more than the default build
 # (its instruction baseline's allocations; counted without valgrind, about a

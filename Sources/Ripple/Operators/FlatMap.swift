@@ -18,13 +18,7 @@ extension ObservableType {
     public func flatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("flatMap")) { observer in
-            let sink = MergeSink<Element, Source.Element>(
-                mode: .all, selector: { try selector($0).asObservable() }, observer: observer)
-            sink.run(outer: source)
-            return sink
-        }
+        asObservable().merging(.all, site: SiteLiteral("flatMap")) { try selector($0).asObservable() }
     }
 
     /// Maps an element to an inner sequence with `selector` only when no inner
@@ -45,13 +39,7 @@ extension ObservableType {
     public func flatMapFirst<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("flatMapFirst")) { observer in
-            let sink = MergeSink<Element, Source.Element>(
-                mode: .first, selector: { try selector($0).asObservable() }, observer: observer)
-            sink.run(outer: source)
-            return sink
-        }
+        asObservable().merging(.first, site: SiteLiteral("flatMapFirst")) { try selector($0).asObservable() }
     }
 
     /// Maps each element to an inner sequence with `selector` and forwards only
@@ -104,12 +92,6 @@ extension ObservableType {
     public func concatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source
     ) -> Observable<Source.Element> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("concatMap")) { observer in
-            let sink = MergeSink<Element, Source.Element>(
-                mode: .limited(1), selector: { try selector($0).asObservable() }, observer: observer)
-            sink.run(outer: source)
-            return sink
-        }
+        asObservable().merging(.limited(1), site: SiteLiteral("concatMap")) { try selector($0).asObservable() }
     }
 }

@@ -15,12 +15,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     @_alwaysEmitIntoClient
     @inline(never)
     public func merge() -> Observable<Element.Element> {
-        let source = asObservable()
-        return Producer(site: SiteLiteral("merge")) { observer in
-            let sink = MergeSink<Element, Element.Element>(mode: .all, selector: { $0.asObservable() }, observer: observer)
-            sink.run(outer: source)
-            return sink
-        }
+        asObservable().merging(.all, site: SiteLiteral("merge")) { $0.asObservable() }
     }
 
     /// Like ``merge()``, but subscribes to at most `maxConcurrent` inner sequences
@@ -45,13 +40,7 @@ extension ObservableType where Element: ObservableConvertibleType {
         guard maxConcurrent > 0 else {
             return .error(RxError.argumentOutOfRange("merge(maxConcurrent:)", "maxConcurrent", maxConcurrent, minimum: 1))
         }
-        let source = asObservable()
-        return Producer(site: SiteLiteral("merge")) { observer in
-            let sink = MergeSink<Element, Element.Element>(
-                mode: .limited(maxConcurrent), selector: { $0.asObservable() }, observer: observer)
-            sink.run(outer: source)
-            return sink
-        }
+        return asObservable().merging(.limited(maxConcurrent), site: SiteLiteral("merge")) { $0.asObservable() }
     }
 }
 
@@ -109,12 +98,80 @@ extension ObservableType {
     @_alwaysEmitIntoClient
     @usableFromInline
     static func mergeSources(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
+        #if CompactPipelines
+        Observable<Element>.mergingSourcesOnce(sources, site: site)
+        #else
+        Observable<Element>.mergingSourcesHere(sources, site: site)
+        #endif
+    }
+}
+
+extension Observable {
+    /// The operators of ``MergeSink``'s family on an outer sequence (`flatMap`,
+    /// `flatMapFirst`, `concatMap`, `merge()`, `merge(maxConcurrent:)`), given
+    /// the sink's mode and selector. By default the sink is made here, inlined
+    /// where the operator is applied and specialised for its types; with the
+    /// package trait `CompactPipelines`, by ``mergingOnce(_:site:_:)``, compiled
+    /// once in Ripple (docs/Architecture.md, "Compact pipelines").
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func merging<Result>(
+        _ mode: MergeSink<Element, Result>.Mode, site: SiteLiteral,
+        _ selector: @escaping (Element) throws -> Observable<Result>
+    ) -> Observable<Result> {
+        #if CompactPipelines
+        mergingOnce(mode, site: site, selector)
+        #else
+        mergingHere(mode, site: site, selector)
+        #endif
+    }
+
+    /// The body of ``merging(_:site:_:)``.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func mergingHere<Result>(
+        _ mode: MergeSink<Element, Result>.Mode, site: SiteLiteral,
+        _ selector: @escaping (Element) throws -> Observable<Result>
+    ) -> Observable<Result> {
+        let source = self
+        return Producer(site: site) { observer in
+            let sink = MergeSink<Element, Result>(mode: mode, selector: selector, observer: observer)
+            sink.run(outer: source)
+            return sink
+        }
+    }
+
+    /// The static `merge`'s sink, made here (see ``merging(_:site:_:)``).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func mergingSourcesHere(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
         Producer(site: site) { observer in
             let sink = MergeSink<Element, Element>(mode: .all, selector: { .just($0) }, observer: observer)
             sink.run(sources: sources)
             return sink
         }
     }
+
+    #if CompactPipelines
+    /// ``mergingHere(_:site:_:)`` compiled once in Ripple, for every element
+    /// type, and called, not inlined, by the app (the trait `CompactPipelines`).
+    @usableFromInline
+    @inline(never)
+    func mergingOnce<Result>(
+        _ mode: MergeSink<Element, Result>.Mode, site: SiteLiteral,
+        _ selector: @escaping (Element) throws -> Observable<Result>
+    ) -> Observable<Result> {
+        mergingHere(mode, site: site, selector)
+    }
+
+    /// ``mergingSourcesHere(_:site:)`` compiled once in Ripple (the trait
+    /// `CompactPipelines`).
+    @usableFromInline
+    @inline(never)
+    static func mergingSourcesOnce(_ sources: [Observable<Element>], site: SiteLiteral) -> Observable<Element> {
+        mergingSourcesHere(sources, site: site)
+    }
+    #endif
 }
 
 /// The subscription to one upstream of a multi-source operator: it subscribes to
@@ -356,7 +413,9 @@ struct MergeState<Element> {
 ///
 /// Everything is visible to callers (`@_alwaysEmitIntoClient` functions,
 /// `@inlinable` initialisers): the operators build the sink where they are
-/// applied, so it is specialised for the caller's element types.
+/// applied, so it is specialised for the caller's element types (with the
+/// package trait `CompactPipelines`, Ripple builds it instead:
+/// `Observable.mergingOnce(_:site:_:)`).
 @usableFromInline
 final class MergeSink<SourceElement, Element>: SerializingSink<MergeState<Element>, Element>, @unchecked Sendable {
     @usableFromInline

@@ -133,7 +133,7 @@ final class TerminalDrawingProcessTests: XCTestCase {
         }
         terminal.read(for: 20) { $0.contains(firstScreen) }
         terminal.read(for: 0.3) { _ in false }
-        XCTAssertEqual(terminal.output.components(separatedBy: Self.frameStart).count - 1, 1, "the first screen: \(terminal.output.debugDescription)")
+        XCTAssertEqual(Self.frames(in: terminal.output), 1, "the first screen: \(terminal.output.debugDescription)")
         for (key, shows) in keys {
             let mark = terminal.mark
             terminal.write(key)
@@ -142,10 +142,15 @@ final class TerminalDrawingProcessTests: XCTestCase {
             terminal.read(for: 0.3) { _ in false }
             let drawn = terminal.output(since: mark)
             XCTAssertTrue(drawn.contains(shows), "\(app), key \(key.debugDescription): \(drawn.debugDescription)")
-            XCTAssertEqual(drawn.components(separatedBy: Self.frameStart).count - 1, 1, "\(app), key \(key.debugDescription) drew: \(drawn.debugDescription)")
+            XCTAssertEqual(Self.frames(in: drawn), 1, "\(app), key \(key.debugDescription) drew: \(drawn.debugDescription)")
         }
         terminal.write("\u{1B}")
         XCTAssertTrue(PseudoTerminal.wait(for: process, seconds: 10), "Esc did not quit \(app)")
+    }
+
+    /// How many frames `output` holds: each starts with ``frameStart``.
+    private static func frames(in output: String) -> Int {
+        output.components(separatedBy: frameStart).count - 1
     }
 
     /// What `Renderer` writes first in every frame (the cursor hidden while drawing).

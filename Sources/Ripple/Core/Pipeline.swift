@@ -53,7 +53,51 @@ protocol PipelineStep {
 
     /// The input failed. By default, fails with the same error (throws it).
     func fail(_ error: Swift.Error, _ state: inout State) throws -> StepResult<Output>
+
+    #if CompactPipelines
+    /// ``next(_:_:)``, with the element to pass on written to `output`
+    /// (uninitialised before the call; initialised after it exactly when the
+    /// result's `passes` is `true` and nothing was thrown). Only with the trait
+    /// `CompactPipelines`, where a stage alone runs it (see ``StepFlow``); by
+    /// default it calls ``next(_:_:)``, and the steps most chains start with
+    /// (`map`, `compactMap`, `filter`) write their element themselves.
+    func next(_ input: Input, _ state: inout State, into output: UnsafeMutablePointer<Output>) throws -> StepFlow
+    #endif
 }
+
+#if CompactPipelines
+/// What a step made of one element when it wrote the element itself
+/// (``PipelineStep/next(_:_:into:)``): whether it passes one on, and whether
+/// the stream ends after it, as ``StepResult``'s two parts. Not generic:
+/// compiled once (the trait `CompactPipelines`), a function looks up on every
+/// call each generic type it uses, and `StepResult`'s tuple and `Optional` were
+/// about half of a `map` → `filter` chain's instructions per event
+/// (docs/Architecture.md, "Compact pipelines").
+@usableFromInline
+struct StepFlow {
+    @usableFromInline
+    let passes: Bool
+    @usableFromInline
+    let ends: Bool
+
+    @_alwaysEmitIntoClient
+    init(passes: Bool, ends: Bool) {
+        self.passes = passes
+        self.ends = ends
+    }
+}
+
+extension PipelineStep {
+    /// By default: ``next(_:_:)``'s result, its element moved to `output`.
+    @_alwaysEmitIntoClient
+    func next(_ input: Input, _ state: inout State, into output: UnsafeMutablePointer<Output>) throws -> StepFlow {
+        let result = try next(input, &state)
+        guard let element = result.0 else { return StepFlow(passes: false, ends: result.1) }
+        output.initialize(to: element)
+        return StepFlow(passes: true, ends: result.1)
+    }
+}
+#endif
 
 extension PipelineStep {
     @_alwaysEmitIntoClient
@@ -837,9 +881,30 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// The source's observer when this stage is the only one: the step runs and
     /// its result is delivered in the same call (a pipeline of one step costs one
     /// call per element, like an operator with a sink of its own).
+    ///
+    /// With the trait `CompactPipelines`, an element takes ``runAlone(_:_:)``,
+    /// which makes no ``StepResult``, and the end of the source runs out of
+    /// line (``receiveAloneEnd(_:_:)``), so that the function the source calls
+    /// looks up no tuple or `Optional` type per element.
     @_alwaysEmitIntoClient
     @inline(__always)
     static func receiveAlone(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
+        #if CompactPipelines
+        guard case .next(let element) = event else {
+            receiveAloneEnd(event, sink)
+            return
+        }
+        sink.withTail(PipelineStage<Step>.self) { $0.runAlone(element, sink) }
+        #else
+        runAndDeliver(event, sink)
+        #endif
+    }
+
+    /// ``receiveAlone(_:_:)``'s general path: the stage's step on any event,
+    /// its result delivered.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func runAndDeliver(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
         let result: StepResult<Step.Output>
         do {
             result = try sink.withTail(PipelineStage<Step>.self) { try $0.run(event, sink.context) }
@@ -849,6 +914,66 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         }
         sink.deliver(result)
     }
+
+    #if CompactPipelines
+    /// The end of the source, when this stage is the only one: out of line
+    /// (see ``receiveAlone(_:_:)``).
+    @_alwaysEmitIntoClient
+    @inline(never)
+    static func receiveAloneEnd(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
+        runAndDeliver(event, sink)
+    }
+
+    /// One element of the source, when this stage is the only one: what
+    /// `run(.next(element), context)`, ``filtered(_:_:)`` and
+    /// ``PipelineSink/deliver(_:)`` do, with the step writing its element in
+    /// place (``PipelineStep/next(_:_:into:)``), so that no ``StepResult`` is
+    /// made (the trait `CompactPipelines`).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func runAlone(_ element: Step.Input, _ sink: PipelineSink<Step.Output>) {
+        if sink.isDisposed { return }
+        withUnsafeTemporaryAllocation(of: Step.Output.self, capacity: 1) { buffer in
+            let output = buffer.baseAddress.unsafelyUnwrapped
+            var flow: StepFlow
+            do {
+                flow = try step.next(element, &state(sink.context).pointee, into: output)
+                if flow.passes && hasPredicate {
+                    // As in `filtered`: the step's closure may have disposed
+                    // the subscription, and then nothing more happens.
+                    if sink.isDisposed {
+                        output.deinitialize(count: 1)
+                        return
+                    }
+                    let accepted: Bool
+                    do {
+                        accepted = try predicate(output.pointee)
+                    } catch {
+                        output.deinitialize(count: 1)
+                        throw error
+                    }
+                    if !accepted {
+                        // A rejected last element still ends the stream.
+                        output.deinitialize(count: 1)
+                        flow = StepFlow(passes: false, ends: flow.ends)
+                    }
+                }
+            } catch {
+                sink.finish(failingWith: error)
+                return
+            }
+            if flow.passes {
+                let value = output.move()
+                if !sink.isDisposed {
+                    sink.downstream.next(value)
+                }
+            }
+            if flow.ends {
+                sink.finish(failingWith: nil)
+            }
+        }
+    }
+    #endif
 
     /// The pipeline's one sink for this subscription; this stage's step runs in
     /// its entry point. The entry point is chosen here: the stage alone (its

@@ -111,4 +111,13 @@ struct FilterStep<Element>: PipelineStep {
     func next(_ element: Element, _ state: inout Void) throws -> StepResult<Element> {
         try predicate(element) ? (element, false) : (nil, false)
     }
+
+    #if CompactPipelines
+    @_alwaysEmitIntoClient
+    func next(_ input: Element, _ state: inout Void, into output: UnsafeMutablePointer<Element>) throws -> StepFlow {
+        guard try predicate(input) else { return StepFlow(passes: false, ends: false) }
+        output.initialize(to: input)
+        return StepFlow(passes: true, ends: false)
+    }
+    #endif
 }

@@ -58,6 +58,14 @@ struct MapStep<Input, Output>: PipelineStep {
     func next(_ input: Input, _ state: inout Void) throws -> StepResult<Output> {
         (try transform(input), false)
     }
+
+    #if CompactPipelines
+    @_alwaysEmitIntoClient
+    func next(_ input: Input, _ state: inout Void, into output: UnsafeMutablePointer<Output>) throws -> StepFlow {
+        output.initialize(to: try transform(input))
+        return StepFlow(passes: true, ends: false)
+    }
+    #endif
 }
 
 /// The step of `compactMap` and `filterNil`.
@@ -76,4 +84,13 @@ struct CompactMapStep<Input, Output>: PipelineStep {
         guard let output = try transform(input) else { return (nil, false) }
         return (output, false)
     }
+
+    #if CompactPipelines
+    @_alwaysEmitIntoClient
+    func next(_ input: Input, _ state: inout Void, into output: UnsafeMutablePointer<Output>) throws -> StepFlow {
+        guard let element = try transform(input) else { return StepFlow(passes: false, ends: false) }
+        output.initialize(to: element)
+        return StepFlow(passes: true, ends: false)
+    }
+    #endif
 }

@@ -12,7 +12,7 @@
 # the machine's load), and every shell command the documentation shows
 # (scripts/check-doc-commands.sh), and the workloads' checksums and the programs'
 # sizes (Benchmarks/size-baseline-compact.json) with Ripple built with its trait
-# `CompactPipelines`.
+# `CompactPipelines`, and the root package's tests again with that trait.
 # `.ci/run` calls exactly this. For day-to-day work: scripts/test-quick.sh.
 # The app-size gate runs after the Benchmarks build, which builds its programs
 # (scripts/check-size.sh runs it alone).
@@ -23,7 +23,8 @@
 # dependencies are the same packages (SwiftNIO, BoringSSL, AsyncHTTPClient, Ripple
 # with the trait): the Examples step then compiles only what the root package does
 # not use (Hummingbird, GRDB, the demos), and the DocC step reuses that build.
-# ThreadSanitizer's build has its own, `.build-tsan`.
+# ThreadSanitizer's build has its own, `.build-tsan`, and the root package with
+# the trait `CompactPipelines` its own, `.build-compact`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -179,3 +180,10 @@ swift run -c release --skip-build --package-path Benchmarks ripple-compare \
     --check-allocations Benchmarks/instructions-baseline.json
 swift run -c release --skip-build --package-path Benchmarks ripple-compare \
     --check-size Benchmarks/size-baseline-compact.json
+
+# The trait has paths of its own in the core (a stage alone runs an element
+# without a StepResult, the flatMap family's and flatMapLatest's sinks are made
+# in Ripple): the root package's suite again with it, in a build directory of
+# its own (debug, as `swift test` builds).
+step "The CompactPipelines trait: the root package's tests"
+swift test --traits CompactPipelines --scratch-path .build-compact

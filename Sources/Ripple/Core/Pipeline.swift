@@ -935,36 +935,29 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         if sink.isDisposed { return }
         withUnsafeTemporaryAllocation(of: Step.Output.self, capacity: 1) { buffer in
             let output = buffer.baseAddress.unsafelyUnwrapped
-            var flow: StepFlow
+            let flow: StepFlow
             do {
                 flow = try step.next(element, &state(sink.context).pointee, into: output)
-                if flow.passes && hasPredicate {
-                    // As in `filtered`: the step's closure may have disposed
-                    // the subscription, and then nothing more happens.
-                    if sink.isDisposed {
-                        output.deinitialize(count: 1)
-                        return
-                    }
-                    let accepted: Bool
-                    do {
-                        accepted = try predicate(output.pointee)
-                    } catch {
-                        output.deinitialize(count: 1)
-                        throw error
-                    }
-                    if !accepted {
-                        // A rejected last element still ends the stream.
-                        output.deinitialize(count: 1)
-                        flow = StepFlow(passes: false, ends: flow.ends)
-                    }
-                }
             } catch {
                 sink.finish(failingWith: error)
                 return
             }
             if flow.passes {
                 let value = output.move()
-                if !sink.isDisposed {
+                var accepted = true
+                if hasPredicate {
+                    // As in `filtered`: the step's closure may have disposed
+                    // the subscription, and then nothing more happens.
+                    if sink.isDisposed { return }
+                    do {
+                        accepted = try predicate(value)
+                    } catch {
+                        sink.finish(failingWith: error)
+                        return
+                    }
+                }
+                // A rejected last element still ends the stream (below).
+                if accepted && !sink.isDisposed {
                     sink.downstream.next(value)
                 }
             }

@@ -62,6 +62,11 @@ protocol PipelineStep {
     /// default it calls ``next(_:_:)``, and the steps most chains start with
     /// (`map`, `compactMap`, `filter`) write their element themselves.
     func next(_ input: Input, _ state: inout State, into output: UnsafeMutablePointer<Output>) throws -> StepFlow
+
+    /// ``complete(_:)``, in the same form as ``next(_:_:into:)``. By default
+    /// it calls ``complete(_:)``; the steps that complete plainly (`map`,
+    /// `compactMap`, `filter`) say so without making a ``StepResult``.
+    func complete(_ state: inout State, into output: UnsafeMutablePointer<Output>) throws -> StepFlow
     #endif
 }
 
@@ -95,6 +100,59 @@ extension PipelineStep {
         guard let element = result.0 else { return StepFlow(passes: false, ends: result.1) }
         output.initialize(to: element)
         return StepFlow(passes: true, ends: result.1)
+    }
+
+    /// By default: ``complete(_:)``'s result, its element moved to `output`.
+    @_alwaysEmitIntoClient
+    func complete(_ state: inout State, into output: UnsafeMutablePointer<Output>) throws -> StepFlow {
+        let result = try complete(&state)
+        guard let element = result.0 else { return StepFlow(passes: false, ends: result.1) }
+        output.initialize(to: element)
+        return StepFlow(passes: true, ends: result.1)
+    }
+
+    /// ``apply(_:_:_:)`` on an element of the input (`ends`: its last), in the
+    /// form of ``next(_:_:into:)``: what the step passes on is written to
+    /// `output`.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func apply(
+        element input: Input, ends: Bool, _ state: inout State, _ context: PipelineContext,
+        into output: UnsafeMutablePointer<Output>
+    ) throws -> StepFlow {
+        if context.isStopped { return StepFlow(passes: false, ends: false) }
+        let flow = try next(input, &state, into: output)
+        guard ends else { return flow }
+        // The input's last element: whatever the step makes of it, the stream
+        // then ends; if it made nothing, the step completes.
+        if !flow.passes && !flow.ends {
+            return StepFlow(passes: try complete(&state, into: output).passes, ends: true)
+        }
+        return StepFlow(passes: flow.passes, ends: true)
+    }
+
+    /// ``apply(_:_:_:)`` on no element: skipped (`ends` false), or the end of
+    /// the input.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func apply(
+        endingWith ends: Bool, _ state: inout State, _ context: PipelineContext, into output: UnsafeMutablePointer<Output>
+    ) throws -> StepFlow {
+        if context.isStopped || !ends { return StepFlow(passes: false, ends: false) }
+        return StepFlow(passes: try complete(&state, into: output).passes, ends: true)
+    }
+
+    /// ``applyFailure(_:_:_:)``, in the same form. Its ``StepResult`` makes
+    /// it for cold paths only, out of line.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func applyFailure(
+        _ error: Swift.Error, _ state: inout State, _ context: PipelineContext, into output: UnsafeMutablePointer<Output>
+    ) throws -> StepFlow {
+        if context.isStopped { return StepFlow(passes: false, ends: false) }
+        guard let element = try fail(error, &state).0 else { return StepFlow(passes: false, ends: true) }
+        output.initialize(to: element)
+        return StepFlow(passes: true, ends: true)
     }
 }
 #endif
@@ -198,6 +256,37 @@ struct PipelineContext {
     }
 }
 
+#if CompactPipelines
+/// A stage's ``Pipeline/pull``: the steps up to and including the stage on
+/// one input of the pipeline, in the form of ``PipelineStep/next(_:_:into:)``.
+/// The input is an element (the address of the first step's output, which the
+/// stage moves out; for a `just`, any address: its element) or none, whether
+/// it ends the stream, or what the first step threw; the stage's element is
+/// written to the last argument. (The trait `CompactPipelines`: a function
+/// compiled once looks up every generic type it uses on every call, and a
+/// ``StepResult``'s tuple and `Optional` were most of a stage's cost.)
+@usableFromInline
+typealias PullFunction<Output> = (
+    Pipeline<Output>, PipelineContext, UnsafeMutableRawPointer?, _ ends: Bool, Swift.Error?, UnsafeMutablePointer<Output>
+) throws -> StepFlow
+
+/// A pipeline sink's ``PipelineSinkCore/receive``: the first step's output
+/// (moved out by the callee) or none, whether it ends the stream, or what the
+/// first step threw.
+@usableFromInline
+typealias ReceiveFunction = (PipelineSinkCore, UnsafeMutableRawPointer?, _ ends: Bool, Swift.Error?) -> Void
+#else
+/// A stage's ``Pipeline/pull``: the steps up to and including the stage on
+/// one input of the pipeline (see ``PipelineStage/pullHere(_:_:_:at:)``).
+@usableFromInline
+typealias PullFunction<Output> = (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>
+
+/// A pipeline sink's ``PipelineSinkCore/receive``: a pointer to the first
+/// step's result, or what the first step threw.
+@usableFromInline
+typealias ReceiveFunction = (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void
+#endif
+
 /// Calls `body` with `object` as the `T` it is known to be, without reference
 /// counting: `unsafeDowncast` returns a new (+1) reference, which cost a retain
 /// and a release per stage and element.
@@ -219,7 +308,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
     /// pipeline (see ``PipelineStage/pullHere(_:_:_:)`` for what the input is);
     /// throws the stream's failure.
     @usableFromInline
-    let pull: (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>
+    let pull: PullFunction<Output>
 
     /// Initialises (`true`) or deinitialises (`false`) the states of the steps up
     /// to and including this stage in a state block.
@@ -254,7 +343,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
 
     @_alwaysEmitIntoClient
     init(
-        pull: @escaping (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>,
+        pull: @escaping PullFunction<Output>,
         prepareStates: @escaping (Pipeline<Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
         subscribeSource: @escaping (Pipeline<Output>, PipelineSinkCore) -> SubscriptionBase?,
         appendingPredicate: @escaping (Pipeline<Output>, @escaping (Output) throws -> Bool, SiteLiteral) -> Observable<Output>?,
@@ -303,6 +392,50 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         UnsafeMutableRawPointer(bitPattern: 64).unsafelyUnwrapped
     }
 
+    #if CompactPipelines
+    /// Runs the whole pipeline during the call (its source is a `just`), with the
+    /// states on the stack, and passes its events on: its elements to `next`
+    /// (at most one from the `just`'s element, then, for a step that emits at
+    /// the end or turns a failure into an element, one more), then its end to
+    /// `end` (`nil`: completed). With the trait `CompactPipelines`: two
+    /// functions rather than the default build's one taking an `Event`, since
+    /// code compiled once that makes an `Event<Output>` looks its type up on
+    /// every call. (Specialised, the two functions cost every program 4 to
+    /// 8 KB more code, for about 60 instructions less per run.)
+    @_alwaysEmitIntoClient
+    final func runOnJust(_ next: (Output) -> Void, end: (Swift.Error?) -> Void) {
+        withStates { state in
+            let context = PipelineContext(state: state, sink: nil)
+            withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
+                let output = buffer.baseAddress.unsafelyUnwrapped
+                do {
+                    // A non-nil input: the `just`'s element; nil: its completion.
+                    if !Self.emit(try pull(self, context, state, false, nil, output), output, next, end) {
+                        _ = Self.emit(try pull(self, context, nil, true, nil, output), output, next, end)
+                    }
+                } catch {
+                    end(error)
+                }
+            }
+        }
+    }
+
+    /// Passes what a ``PullFunction`` made on (the element in `output`, if it
+    /// passes one); `true` if it ended the stream.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func emit(
+        _ flow: StepFlow, _ output: UnsafeMutablePointer<Output>, _ next: (Output) -> Void, _ end: (Swift.Error?) -> Void
+    ) -> Bool {
+        if flow.passes {
+            next(output.move())
+        }
+        if flow.ends {
+            end(nil)
+        }
+        return flow.ends
+    }
+    #else
     /// Runs the whole pipeline during the call (its source is a `just`), with the
     /// states on the stack, and passes its events to `emit`: at most one element
     /// from the `just`'s element, then the end (for a step that emits at the end,
@@ -322,22 +455,61 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         }
     }
 
-    /// ``runOnJust(_:)`` for `subscribe(observer)`, an operator's subscription
-    /// and the handlers of `subscribe(onNext:...)` when they take the general
-    /// path (which runs this on the trampoline, as a subscription would be).
-    /// Not inlined: it is compiled once per output type, not once per stage type
-    /// (every stage's `connect` reaches it).
+    /// Passes `result` to `emit` as events; `true` if it ended the stream.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func emit(_ result: StepResult<Output>, _ emit: (Event<Output>) -> Void) -> Bool {
+        if let element = result.0 {
+            emit(.next(element))
+        }
+        if result.1 {
+            emit(.completed)
+        }
+        return result.1
+    }
+    #endif
+
+    /// The pipeline run on its `just` (``runOnJust(_:)``) for `subscribe(observer)`,
+    /// an operator's subscription and the handlers of `subscribe(onNext:...)` when
+    /// they take the general path (which runs this on the trampoline, as a
+    /// subscription would be). Not inlined: it is compiled once per output type,
+    /// not once per stage type (every stage's `connect` reaches it).
     @_alwaysEmitIntoClient
     @inline(never)
     final func runOnJust(delivering downstream: Downstream<Output>) {
+        #if CompactPipelines
+        runOnJust(
+            { downstream.next($0) },
+            end: { error in
+                if let error {
+                    downstream.finish(.error(error))
+                } else {
+                    downstream.finish(.completed)
+                }
+            })
+        #else
         runOnJust { event in downstream.on(event) }
+        #endif
     }
 
-    /// ``runOnJust(_:)``, collected: what the flatMap family forwards instead of
-    /// subscribing to an inner pipeline on a `just`.
+    /// The pipeline run on its `just`, collected: what the flatMap family
+    /// forwards instead of subscribing to an inner pipeline on a `just`.
     @_alwaysEmitIntoClient
     final func runOnJust() -> PipelineRun<Output> {
         var run: PipelineRun<Output> = (first: nil, second: nil, error: nil)
+        #if CompactPipelines
+        runOnJust(
+            { element in
+                if run.first == nil {
+                    run.first = element
+                } else {
+                    run.second = element
+                }
+            },
+            end: { error in
+                if let error { run.error = error }
+            })
+        #else
         runOnJust { event in
             switch event {
             case .next(let element):
@@ -352,6 +524,7 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
                 break
             }
         }
+        #endif
         return run
     }
 
@@ -368,6 +541,18 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
         onDisposed: (() -> Void)?
     ) -> Disposable {
         Trampoline.running {
+            #if CompactPipelines
+            runOnJust(
+                { element in onNext?(element) },
+                end: { error in
+                    if let error {
+                        Hooks.report(error, to: onError, callStack: onError == nil ? Hooks.recordedCallStack() ?? [] : [])
+                    } else {
+                        onCompleted?()
+                    }
+                    onDisposed?()
+                })
+            #else
             runOnJust { event in
                 switch event {
                 case .next(let element):
@@ -380,21 +565,9 @@ class Pipeline<Output>: HandlersProducer<Output>, @unchecked Sendable {
                     onDisposed?()
                 }
             }
+            #endif
         }
         return Disposables.create()
-    }
-
-    /// Passes `result` to `emit` as events; `true` if it ended the stream.
-    @_alwaysEmitIntoClient
-    @inline(__always)
-    static func emit(_ result: StepResult<Output>, _ emit: (Event<Output>) -> Void) -> Bool {
-        if let element = result.0 {
-            emit(.next(element))
-        }
-        if result.1 {
-            emit(.completed)
-        }
-        return result.1
     }
 
     /// Runs `body` with an initialised state block on the stack.
@@ -428,7 +601,7 @@ typealias PipelineRun<Output> = (first: Output?, second: Output?, error: Swift.E
 @usableFromInline
 typealias StageFunctions<Output> = (
     passAll: (Output) throws -> Bool,
-    pull: (Pipeline<Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Output>,
+    pull: PullFunction<Output>,
     prepareStates: (Pipeline<Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
     subscribeSource: (Pipeline<Output>, PipelineSinkCore) -> SubscriptionBase?,
     appendingPredicate: (Pipeline<Output>, @escaping (Output) throws -> Bool, SiteLiteral) -> Observable<Output>?,
@@ -567,9 +740,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     static func makeFunctions() -> StageFunctions<Step.Output> {
         (
             passAll: { _ in true },
-            pull: { stage, context, input, failure in
-                try withBorrowed(stage, as: PipelineStage<Step>.self) { try $0.pullHere(context, input, failure, at: $0.position) }
-            },
+            pull: pullFunction(),
             prepareStates: { stage, state, initialize in
                 withBorrowed(stage, as: PipelineStage<Step>.self) { $0.prepare(state, initialize: initialize) }
             },
@@ -586,6 +757,23 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
                 withBorrowed(stage, as: PipelineStage<Step>.self) { $0.connect(downstream) }
             }
         )
+    }
+
+    /// The stage's ``Pipeline/pull``: ``pullHere(_:_:_:at:)``.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func pullFunction() -> PullFunction<Step.Output> {
+        #if CompactPipelines
+        return { stage, context, input, ends, failure, output in
+            try withBorrowed(stage, as: PipelineStage<Step>.self) {
+                try $0.pullHere(context, input, ends, failure, at: $0.position, into: output)
+            }
+        }
+        #else
+        return { stage, context, input, failure in
+            try withBorrowed(stage, as: PipelineStage<Step>.self) { try $0.pullHere(context, input, failure, at: $0.position) }
+        }
+        #endif
     }
 
     #if CompactPipelines
@@ -627,7 +815,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     init(
         step: Step, upstream: Observable<Step.Input>, stateOffset: Int, predicate: @escaping (Step.Output) throws -> Bool,
         hasPredicate: Bool, predicateSite: SiteLiteral,
-        pull: @escaping (Pipeline<Step.Output>, PipelineContext, UnsafeRawPointer?, Swift.Error?) throws -> StepResult<Step.Output>,
+        pull: @escaping PullFunction<Step.Output>,
         prepareStates: @escaping (Pipeline<Step.Output>, UnsafeMutableRawPointer, _ initialize: Bool) -> Void,
         subscribeSource: @escaping (Pipeline<Step.Output>, PipelineSinkCore) -> SubscriptionBase?,
         appendingPredicate: @escaping (Pipeline<Step.Output>, @escaping (Step.Output) throws -> Bool, SiteLiteral) -> Observable<Step.Output>?,
@@ -695,28 +883,78 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
 
     #if CompactPipelines
-    /// The same for an event of the source (the first stage). Compiled once
-    /// (the trait `CompactPipelines`), an entry point looks up per element
-    /// every generic type it uses, so the element's path makes no input
-    /// result (it does what `run((element, false), context)` does) and the
-    /// completion's runs out of line (Performance.md, "Compact pipelines").
+    /// ``run(_:_:)`` and ``filtered(_:_:)`` in the form of
+    /// ``PipelineStep/next(_:_:into:)`` (the trait `CompactPipelines`): this
+    /// stage's step, then its predicate, on an element of its input (`ends`:
+    /// the input's last); what passes is written to `output`. Compiled once, an
+    /// entry point looks up per call every generic type it uses: these make no
+    /// ``StepResult`` (docs/Architecture.md, "Compact pipelines").
     @_alwaysEmitIntoClient
     @inline(__always)
-    func run(_ event: Event<Step.Input>, _ context: PipelineContext) throws -> StepResult<Step.Output> {
-        switch event {
-        case .next(let element):
-            if context.isStopped { return (nil, false) }
-            return try filtered(step.next(element, &state(context).pointee), context)
-        case .completed: return try runCompletion(context)
-        case .error(let error): return try runFailure(error, context)
-        }
+    func run(
+        element: Step.Input, ends: Bool, _ context: PipelineContext, into output: UnsafeMutablePointer<Step.Output>
+    ) throws -> StepFlow {
+        try filtered(step.apply(element: element, ends: ends, &state(context).pointee, context, into: output), output, context)
     }
 
-    /// The source's completion, out of line (see above).
+    /// The same on no element: skipped (`ends` false), or the end of the input.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func run(endingWith ends: Bool, _ context: PipelineContext, into output: UnsafeMutablePointer<Step.Output>) throws -> StepFlow {
+        try filtered(step.apply(endingWith: ends, &state(context).pointee, context, into: output), output, context)
+    }
+
+    /// The same for a failure before this stage: out of line, being the one
+    /// path that still makes a ``StepResult`` (``PipelineStep/fail(_:_:)``'s).
     @_alwaysEmitIntoClient
     @inline(never)
-    func runCompletion(_ context: PipelineContext) throws -> StepResult<Step.Output> {
-        try run((nil, true), context)
+    func runFailure(
+        _ error: Swift.Error, _ context: PipelineContext, into output: UnsafeMutablePointer<Step.Output>
+    ) throws -> StepFlow {
+        try filtered(step.applyFailure(error, &state(context).pointee, context, into: output), output, context)
+    }
+
+    /// The same for an event of the source (the first stage). Its element is
+    /// what `run(element: element, ends: false, ...)` does, without the
+    /// checks of the end; the source's end runs out of line.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func run(_ event: Event<Step.Input>, _ context: PipelineContext, into output: UnsafeMutablePointer<Step.Output>) throws -> StepFlow {
+        guard case .next(let element) = event else { return try runEnd(event, context, into: output) }
+        if context.isStopped { return StepFlow(passes: false, ends: false) }
+        return try filtered(step.next(element, &state(context).pointee, into: output), output, context)
+    }
+
+    /// The source's completion or failure, out of line (see above).
+    @_alwaysEmitIntoClient
+    @inline(never)
+    func runEnd(_ event: Event<Step.Input>, _ context: PipelineContext, into output: UnsafeMutablePointer<Step.Output>) throws -> StepFlow {
+        if case .error(let error) = event {
+            return try runFailure(error, context, into: output)
+        }
+        return try run(endingWith: true, context, into: output)
+    }
+
+    /// ``filtered(_:_:)`` for an element in `output` (if `flow` passes one):
+    /// it stays there if ``predicate`` accepts it, and is destroyed otherwise.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func filtered(_ flow: StepFlow, _ output: UnsafeMutablePointer<Step.Output>, _ context: PipelineContext) throws -> StepFlow {
+        guard hasPredicate && flow.passes else { return flow }
+        // As a `filter` step of its own: the step's closure may have disposed
+        // the subscription, and then nothing more happens.
+        if context.isStopped {
+            output.deinitialize(count: 1)
+            return StepFlow(passes: false, ends: false)
+        }
+        // Moved out and back rather than read in place: a read copies it.
+        let element = output.move()
+        guard try predicate(element) else {
+            // A rejected last element still ends the stream.
+            return StepFlow(passes: false, ends: flow.ends)
+        }
+        output.initialize(to: element)
+        return flow
     }
     #else
     /// The same for an event of the source (the first stage). Specialised,
@@ -744,6 +982,74 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         return try predicate(element) ? result : (nil, result.1)
     }
 
+    #if CompactPipelines
+    /// The steps up to and including this one, on one input of the pipeline,
+    /// in the form of ``PullFunction`` (the trait `CompactPipelines`); throws
+    /// the stream's failure. The input depends on the pipeline's source:
+    ///
+    /// - a source subscribed to: what ``receiveFromSource(_:_:)`` made of an
+    ///   event: `input` is the address of the first step's element (moved out
+    ///   here or by an earlier stage) or nil, `ends` whether the stream ends,
+    ///   or `failure` is what the first step threw;
+    /// - a `just`: `input` is non-nil for its element, nil (and `ends`) for its
+    ///   completion.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func pullHere(
+        _ context: PipelineContext, _ input: UnsafeMutableRawPointer?, _ ends: Bool, _ failure: Swift.Error?,
+        at position: StagePosition, into output: UnsafeMutablePointer<Step.Output>
+    ) throws -> StepFlow {
+        switch position {
+        case .firstOnSource:
+            if let failure { throw failure }
+            guard let input else { return StepFlow(passes: false, ends: ends) }
+            output.moveInitialize(from: input.assumingMemoryBound(to: Step.Output.self), count: 1)
+            return StepFlow(passes: true, ends: ends)
+        case .firstOnJust:
+            if input == nil { return try run(endingWith: true, context, into: output) }
+            return try run(element: upstream.justElement, ends: false, context, into: output)
+        case .secondOnSource:
+            if let failure { return try runFailure(failure, context, into: output) }
+            guard let input else { return try run(endingWith: ends, context, into: output) }
+            return try run(element: input.assumingMemoryBound(to: Step.Input.self).move(), ends: ends, context, into: output)
+        case .later:
+            return try withUnsafeTemporaryAllocation(of: Step.Input.self, capacity: 1) { buffer in
+                let element = buffer.baseAddress.unsafelyUnwrapped
+                let flow: StepFlow
+                do {
+                    flow = try withBorrowed(upstream, as: Pipeline<Step.Input>.self) { previous in
+                        try previous.pull(previous, context, input, ends, failure, element)
+                    }
+                } catch {
+                    return try runFailure(error, context, into: output)
+                }
+                guard flow.passes else { return try run(endingWith: flow.ends, context, into: output) }
+                return try run(element: element.move(), ends: flow.ends, context, into: output)
+            }
+        }
+    }
+
+    /// The source's observer, for the first stage: runs the first step on each
+    /// event and hands what it made (or its failure) to the sink's entry point,
+    /// which moves the element out. Inlined into the observer closure.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func receiveFromSource(_ event: Event<Step.Input>, _ sink: PipelineSinkCore) {
+        let context = sink.context
+        withUnsafeTemporaryAllocation(of: Step.Output.self, capacity: 1) { buffer in
+            let output = buffer.baseAddress.unsafelyUnwrapped
+            let flow: StepFlow
+            do {
+                flow = try sink.withFirst(PipelineStage<Step>.self) { try $0.run(event, context, into: output) }
+            } catch {
+                sink.receive(sink, nil, false, error)
+                return
+            }
+            if !flow.passes && !flow.ends { return }  // skipped
+            sink.receive(sink, flow.passes ? UnsafeMutableRawPointer(output) : nil, flow.ends, nil)
+        }
+    }
+    #else
     /// The steps up to and including this one, on one input of the pipeline;
     /// throws the stream's failure. The input depends on the pipeline's source:
     ///
@@ -802,6 +1108,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         // needed (it cost about 6 instructions per element).
         _withUnprotectedUnsafePointer(to: &result) { sink.receive(sink, UnsafeRawPointer($0), nil) }
     }
+    #endif
 
     /// Initialises (`true`) or deinitialises (`false`) the states of the steps up
     /// to and including this one in `state`.
@@ -861,6 +1168,27 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     /// or later) per element rather than being compiled once per position: two
     /// instructions per element, against one closure fewer per stage type in
     /// every app (docs/Architecture.md, "Code per stage").
+    #if CompactPipelines
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    static func receive(_ core: PipelineSinkCore, _ input: UnsafeMutableRawPointer?, _ ends: Bool, _ failure: Swift.Error?) {
+        withBorrowed(core, as: PipelineSink<Step.Output>.self) { sink in
+            sink.withTail(PipelineStage<Step>.self) { stage in
+                withUnsafeTemporaryAllocation(of: Step.Output.self, capacity: 1) { buffer in
+                    let output = buffer.baseAddress.unsafelyUnwrapped
+                    let flow: StepFlow
+                    do {
+                        flow = try stage.pullHere(sink.context, input, ends, failure, at: stage.position, into: output)
+                    } catch {
+                        sink.finish(failingWith: error)
+                        return
+                    }
+                    sink.deliver(flow, output)
+                }
+            }
+        }
+    }
+    #else
     @_alwaysEmitIntoClient
     @inline(__always)
     static func receive(_ core: PipelineSinkCore, _ input: UnsafeRawPointer?, _ failure: Swift.Error?) {
@@ -877,15 +1205,14 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             sink.deliver(result)
         }
     }
+    #endif
 
     /// The source's observer when this stage is the only one: the step runs and
     /// its result is delivered in the same call (a pipeline of one step costs one
     /// call per element, like an operator with a sink of its own).
     ///
-    /// With the trait `CompactPipelines`, an element takes ``runAlone(_:_:)``,
-    /// which makes no ``StepResult``, and the end of the source runs out of
-    /// line (``receiveAloneEnd(_:_:)``), so that the function the source calls
-    /// looks up no tuple or `Optional` type per element.
+    /// With the trait `CompactPipelines`, an element takes ``runAlone(_:_:)``
+    /// and the end of the source runs out of line (``receiveAloneEnd(_:_:)``).
     @_alwaysEmitIntoClient
     @inline(__always)
     static func receiveAlone(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
@@ -896,15 +1223,6 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         }
         sink.withTail(PipelineStage<Step>.self) { $0.runAlone(element, sink) }
         #else
-        runAndDeliver(event, sink)
-        #endif
-    }
-
-    /// ``receiveAlone(_:_:)``'s general path: the stage's step on any event,
-    /// its result delivered.
-    @_alwaysEmitIntoClient
-    @inline(__always)
-    static func runAndDeliver(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
         let result: StepResult<Step.Output>
         do {
             result = try sink.withTail(PipelineStage<Step>.self) { try $0.run(event, sink.context) }
@@ -913,6 +1231,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
             return
         }
         sink.deliver(result)
+        #endif
     }
 
     #if CompactPipelines
@@ -921,7 +1240,19 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @_alwaysEmitIntoClient
     @inline(never)
     static func receiveAloneEnd(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
-        runAndDeliver(event, sink)
+        sink.withTail(PipelineStage<Step>.self) { stage in
+            withUnsafeTemporaryAllocation(of: Step.Output.self, capacity: 1) { buffer in
+                let output = buffer.baseAddress.unsafelyUnwrapped
+                let flow: StepFlow
+                do {
+                    flow = try stage.runEnd(event, sink.context, into: output)
+                } catch {
+                    sink.finish(failingWith: error)
+                    return
+                }
+                sink.deliver(flow, output)
+            }
+        }
     }
 
     /// One element of the source, when this stage is the only one: what
@@ -968,6 +1299,17 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     }
     #endif
 
+    /// The sink's entry point after the first stage: ``receive(_:_:_:)``.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    func receiveFunction() -> ReceiveFunction {
+        #if CompactPipelines
+        return { core, input, ends, failure in PipelineStage<Step>.receive(core, input, ends, failure) }
+        #else
+        return { core, input, failure in PipelineStage<Step>.receive(core, input, failure) }
+        #endif
+    }
+
     /// The pipeline's one sink for this subscription; this stage's step runs in
     /// its entry point. The entry point is chosen here: the stage alone (its
     /// step runs in the source's observer, one call per element), or after the
@@ -977,15 +1319,13 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
         switch position {
         // (A stage on a `just` never gets here: `connect` runs it instead.)
         case .firstOnSource, .firstOnJust:
-            let sink = PipelineSink(tail: self, downstream: downstream) { _, _, _ in }
+            let sink = PipelineSink(tail: self, downstream: downstream, receive: PipelineSinkCore.receivesNothing)
             sink.setUpstream(upstream.subscribeNested(sink: AnyObserver { event in
                 PipelineStage<Step>.receiveAlone(event, sink)
             }))
             return sink
         case .secondOnSource, .later:
-            let sink = PipelineSink(tail: self, downstream: downstream) { core, input, failure in
-                PipelineStage<Step>.receive(core, input, failure)
-            }
+            let sink = PipelineSink(tail: self, downstream: downstream, receive: receiveFunction())
             // Through the first stage (``subscribeFirst(_:)``, which the
             // previous stage's function runs): this stage is not first.
             sink.setUpstream(withBorrowed(upstream, as: Pipeline<Step.Input>.self) { previous in
@@ -1006,7 +1346,7 @@ class PipelineSinkCore: SubscriptionBase, @unchecked Sendable {
     /// The last stage's entry point: gets a pointer to the first step's result,
     /// or what the first step threw (see ``PipelineStage/pullHere(_:_:_:)``).
     @usableFromInline
-    let receive: (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void
+    let receive: ReceiveFunction
 
     /// The steps' states (``Pipeline/emptyState`` when none has one).
     @usableFromInline
@@ -1020,10 +1360,21 @@ class PipelineSinkCore: SubscriptionBase, @unchecked Sendable {
     final var first: Unmanaged<AnyObject>?
 
     @_alwaysEmitIntoClient
-    init(state: UnsafeMutableRawPointer, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
+    init(state: UnsafeMutableRawPointer, receive: @escaping ReceiveFunction) {
         self.state = state
         self.receive = receive
         super.init()
+    }
+
+    /// The entry point of a sink whose stage is alone: the source's observer
+    /// runs the step and delivers (``PipelineStage/receiveAlone(_:_:)``).
+    @_alwaysEmitIntoClient
+    static var receivesNothing: ReceiveFunction {
+        #if CompactPipelines
+        return { _, _, _, _ in }
+        #else
+        return { _, _, _ in }
+        #endif
     }
 
     @_alwaysEmitIntoClient
@@ -1055,7 +1406,7 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
     let downstream: Downstream<Output>
 
     @_alwaysEmitIntoClient
-    init(tail: Pipeline<Output>, downstream: Downstream<Output>, receive: @escaping (PipelineSinkCore, UnsafeRawPointer?, Swift.Error?) -> Void) {
+    init(tail: Pipeline<Output>, downstream: Downstream<Output>, receive: @escaping ReceiveFunction) {
         self.tail = tail
         unretainedTail = Unmanaged.passUnretained(tail)
         self.downstream = downstream
@@ -1098,6 +1449,25 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
             finish(failingWith: nil)
         }
     }
+
+    #if CompactPipelines
+    /// ``deliver(_:)`` for what a stage made in the form of
+    /// ``PipelineStep/next(_:_:into:)``: the element in `output`, if `flow`
+    /// passes one (moved out here).
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    final func deliver(_ flow: StepFlow, _ output: UnsafeMutablePointer<Output>) {
+        if flow.passes {
+            let element = output.move()
+            if !isDisposed {
+                downstream.next(element)
+            }
+        }
+        if flow.ends {
+            finish(failingWith: nil)
+        }
+    }
+    #endif
 
     /// Ends the stream with `error`, or completes it (`nil`). Compiled once
     /// (the trait `CompactPipelines`), out of line: the entry points that call

@@ -119,5 +119,10 @@ struct FilterStep<Element>: PipelineStep {
         output.initialize(to: input)
         return StepFlow(passes: true, ends: false)
     }
+
+    @_alwaysEmitIntoClient
+    func complete(_ state: inout Void, into output: UnsafeMutablePointer<Element>) throws -> StepFlow {
+        StepFlow(passes: false, ends: true)
+    }
     #endif
 }

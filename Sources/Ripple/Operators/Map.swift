@@ -65,6 +65,11 @@ struct MapStep<Input, Output>: PipelineStep {
         output.initialize(to: try transform(input))
         return StepFlow(passes: true, ends: false)
     }
+
+    @_alwaysEmitIntoClient
+    func complete(_ state: inout Void, into output: UnsafeMutablePointer<Output>) throws -> StepFlow {
+        StepFlow(passes: false, ends: true)
+    }
     #endif
 }
 
@@ -91,6 +96,11 @@ struct CompactMapStep<Input, Output>: PipelineStep {
         guard let element = try transform(input) else { return StepFlow(passes: false, ends: false) }
         output.initialize(to: element)
         return StepFlow(passes: true, ends: false)
+    }
+
+    @_alwaysEmitIntoClient
+    func complete(_ state: inout Void, into output: UnsafeMutablePointer<Output>) throws -> StepFlow {
+        StepFlow(passes: false, ends: true)
     }
     #endif
 }

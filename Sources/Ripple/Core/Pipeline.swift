@@ -1174,17 +1174,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     static func receive(_ core: PipelineSinkCore, _ input: UnsafeMutableRawPointer?, _ ends: Bool, _ failure: Swift.Error?) {
         withBorrowed(core, as: PipelineSink<Step.Output>.self) { sink in
             sink.withTail(PipelineStage<Step>.self) { stage in
-                withUnsafeTemporaryAllocation(of: Step.Output.self, capacity: 1) { buffer in
-                    let output = buffer.baseAddress.unsafelyUnwrapped
-                    let flow: StepFlow
-                    do {
-                        flow = try stage.pullHere(sink.context, input, ends, failure, at: stage.position, into: output)
-                    } catch {
-                        sink.finish(failingWith: error)
-                        return
-                    }
-                    sink.deliver(flow, output)
-                }
+                sink.deliver { try stage.pullHere(sink.context, input, ends, failure, at: stage.position, into: $0) }
             }
         }
     }
@@ -1241,17 +1231,7 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
     @inline(never)
     static func receiveAloneEnd(_ event: Event<Step.Input>, _ sink: PipelineSink<Step.Output>) {
         sink.withTail(PipelineStage<Step>.self) { stage in
-            withUnsafeTemporaryAllocation(of: Step.Output.self, capacity: 1) { buffer in
-                let output = buffer.baseAddress.unsafelyUnwrapped
-                let flow: StepFlow
-                do {
-                    flow = try stage.runEnd(event, sink.context, into: output)
-                } catch {
-                    sink.finish(failingWith: error)
-                    return
-                }
-                sink.deliver(flow, output)
-            }
+            sink.deliver { try stage.runEnd(event, sink.context, into: $0) }
         }
     }
 
@@ -1343,8 +1323,8 @@ final class PipelineStage<Step: PipelineStep>: Pipeline<Step.Output>, @unchecked
 /// its output.
 @usableFromInline
 class PipelineSinkCore: SubscriptionBase, @unchecked Sendable {
-    /// The last stage's entry point: gets a pointer to the first step's result,
-    /// or what the first step threw (see ``PipelineStage/pullHere(_:_:_:)``).
+    /// The last stage's entry point: gets what the first step made, or what
+    /// it threw (see ``ReceiveFunction`` and ``PipelineStage/pullHere(_:_:_:at:)``).
     @usableFromInline
     let receive: ReceiveFunction
 
@@ -1451,9 +1431,28 @@ final class PipelineSink<Output>: PipelineSinkCore, @unchecked Sendable {
     }
 
     #if CompactPipelines
-    /// ``deliver(_:)`` for what a stage made in the form of
-    /// ``PipelineStep/next(_:_:into:)``: the element in `output`, if `flow`
-    /// passes one (moved out here).
+    /// ``deliver(_:)`` for what the last stage makes in the form of
+    /// ``PipelineStep/next(_:_:into:)``: `run` writes it to the buffer it is
+    /// given, and its element, if it passes one, is moved out and delivered;
+    /// what `run` throws ends the stream.
+    @_alwaysEmitIntoClient
+    @inline(__always)
+    final func deliver(running run: (UnsafeMutablePointer<Output>) throws -> StepFlow) {
+        withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
+            let output = buffer.baseAddress.unsafelyUnwrapped
+            let flow: StepFlow
+            do {
+                flow = try run(output)
+            } catch {
+                finish(failingWith: error)
+                return
+            }
+            deliver(flow, output)
+        }
+    }
+
+    /// The element in `output`, if `flow` passes one (moved out here), then
+    /// the end if `flow` ends the stream.
     @_alwaysEmitIntoClient
     @inline(__always)
     final func deliver(_ flow: StepFlow, _ output: UnsafeMutablePointer<Output>) {
